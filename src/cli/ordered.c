@@ -1,5 +1,5 @@
-/* cli_run_ordered: a window of items made on threads, handed over in order; cli_ordered_write:
- * an item's text to the output. */
+/* cli_run_ordered: a window of items made on threads, handed over in order; cli_ordered_text:
+ * an item that is a FILE's text in memory, written to the output in its turn. */
 #include <pthread.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -8,15 +8,54 @@
 #include "ordered.h"
 #include "cli.h"
 
-int cli_ordered_write(const char *text, size_t len, FILE *out)
+FILE *cli_ordered_text_open(cli_ordered_text *t) { return open_memstream(&t->text, &t->len); }
+
+void cli_ordered_text_close(cli_ordered_text *t, FILE *mem, tk_status st)
+{
+    if (mem && fclose(mem) != 0) st = TK_ERR_IO;
+    t->failed = st != TK_END;
+    if (t->failed) cli_ordered_text_drop(t);
+}
+
+void cli_ordered_text_drop(cli_ordered_text *t)
+{
+    free(t->text);
+    t->text = NULL;
+}
+
+int cli_ordered_text_write(cli_ordered_text *t, FILE *out)
 {
     errno = 0;
-    if (!len || fwrite(text, 1, len, out) == len) return CLI_EXIT_OK;
+    size_t len = t->len;
+    int ok = !len || fwrite(t->text, 1, len, out) == len;
     int e = errno ? errno : EIO;
+    cli_ordered_text_drop(t);
+    if (ok) return CLI_EXIT_OK;
     tk_error err;
     tk_error_clear(&err);
     tk_error_set(&err, TK_ERR_IO, "write failed: %s", strerror(e));
     return cli_error(&err);
+}
+
+int cli_ordered_files(const cli_ctx *ctx, unsigned jobs, tk_input_options *opt)
+{
+    if (jobs < 2 || ctx->ninputs < 2) return 0;
+    for (int i = 0; i < ctx->ninputs; i++)
+        if (ctx->inputs[i]) return 0;
+    *opt = ctx->input_opt;
+    opt->progress = NULL;
+    opt->progress_ctx = NULL;
+    return 1;
+}
+
+cli_ctx cli_ordered_one(const cli_ctx *ctx, int i)
+{
+    cli_ctx one = *ctx;
+    one.inputs = ctx->inputs + i;
+    one.paths = ctx->paths + i;
+    one.ninputs = one.hi = 1;
+    one.lo = 0;
+    return one;
 }
 
 typedef struct ordered {

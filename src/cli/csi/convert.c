@@ -96,15 +96,15 @@ static tk_status write_visit(void *user, const cli_csi_source *src, const tk_csi
     return TK_OK;
 }
 
-/* convert -j N: each FILE read, and its text made (csi) or its functions counted (dot), on one
- * of N threads, printing nothing; then in the FILEs' order its text written, or its counts
- * added when dot draws none of its functions (after the cut, or none selected). A FILE that
- * failed there, or whose functions dot draws, is read again here as -j 1 reads it (what it
- * prints before its error, and the error, as -j 1 prints them). */
+/* convert -j N: each FILE read on one of N threads, printing nothing, and its text made into
+ * memory (csi; dot without the cut: every selected function drawn, its cluster numbers those
+ * of the FILEs before it counted by a first pass) or its functions counted (dot); then in the
+ * FILEs' order its text written, or its counts added when dot draws none of its functions
+ * (after the cut, or none selected). A FILE that failed there, or whose functions dot draws
+ * up to the cut, is read again here as -j 1 reads it (what it prints before its error, and
+ * the error, as -j 1 prints them). */
 typedef struct file_part {
-    char *text; /* csi: the FILE's text (malloc'd) */
-    size_t len;
-    int failed;
+    cli_ordered_text t; /* its text (csi, dot's second pass) */
     uint64_t nfns, blocks; /* dot: the functions selected and their blocks */
 } file_part;
 
@@ -115,6 +115,9 @@ typedef struct convert_jobs {
     write_state first; /* the threads': ws as it was before the first FILE */
     tk_input_options opt;
     file_part *parts;
+    int text; /* make each FILE's text (csi; dot's second pass) */
+    uint32_t *base; /* dot without the cut: each FILE's first cluster number (ninputs + 1) */
+    int ncounted; /* dot's first pass: the FILEs counted before the first that failed */
 } convert_jobs;
 
 static void part_make(void *arg, int i)
@@ -122,6 +125,12 @@ static void part_make(void *arg, int i)
     convert_jobs *j = arg;
     file_part *p = &j->parts[i];
     write_state ws = j->first;
+    if (j->base && j->text) { /* dot's second pass (the first writes base as it goes) */
+        /* the first pass failed here (read again in its turn), or it draws nothing */
+        if (p->t.failed || p->nfns == 0) return;
+        ws.ndot = j->base[i];
+    }
+    p->nfns = p->blocks = 0;
     tk_error err;
     tk_error_clear(&err);
     tk_input *in = NULL;
@@ -134,8 +143,8 @@ static void part_make(void *arg, int i)
         cli_csi_text_read(&src.text, in, j->ctx->paths[i], ".debug_PT", &err) != CLI_EXIT_OK)
         st = TK_ERR_FORMAT;
     if (st == TK_OK) st = tk_csi_reader_open(&src.reader, src.text.in, &err);
-    if (st == TK_OK && ws.mode != CLI_CSI_WRITE_DOT) {
-        mem = open_memstream(&p->text, &p->len);
+    if (st == TK_OK && j->text) {
+        mem = cli_ordered_text_open(&p->t);
         if (!mem) st = TK_ERR_NOMEM;
         ws.out = mem;
     }
@@ -148,12 +157,7 @@ static void part_make(void *arg, int i)
         p->blocks += fn->nblocks;
         if (mem) st = write_visit(&ws, &src, fn, label, num, &err);
     }
-    if (mem && fclose(mem) != 0) st = TK_ERR_IO;
-    p->failed = st != TK_END;
-    if (p->failed) {
-        free(p->text);
-        p->text = NULL;
-    }
+    cli_ordered_text_close(&p->t, mem, st);
     if (src.reader) tk_csi_reader_free(src.reader);
     cli_csi_text_close(&src.text);
     tk_csi_numbering_free(num);
@@ -162,9 +166,7 @@ static void part_make(void *arg, int i)
 
 static void part_drop(void *arg, int i)
 {
-    convert_jobs *j = arg;
-    free(j->parts[i].text);
-    j->parts[i].text = NULL;
+    cli_ordered_text_drop(&((convert_jobs *)arg)->parts[i].t);
 }
 
 static int part_done(void *arg, int i)
@@ -172,44 +174,64 @@ static int part_done(void *arg, int i)
     convert_jobs *j = arg;
     file_part *p = &j->parts[i];
     write_state *ws = j->ws;
-    int counted = ws->mode == CLI_CSI_WRITE_DOT &&
-                  (p->nfns == 0 || (ws->cut && ws->ndot < ws->nfns)); /* none drawn */
-    if (!p->failed && (ws->mode != CLI_CSI_WRITE_DOT || counted)) {
-        int rc = cli_ordered_write(p->text, p->len, ws->out);
-        part_drop(arg, i);
+    int dot = ws->mode == CLI_CSI_WRITE_DOT;
+    int drawn = dot && j->text; /* its text: every selected function */
+    int counted = dot && !drawn && (p->nfns == 0 || (ws->cut && ws->ndot < ws->nfns));
+    if (!p->t.failed && (!dot || drawn || counted)) {
+        int rc = cli_ordered_text_write(&p->t, ws->out);
         if (rc != CLI_EXIT_OK) return rc;
-        if (counted) {
+        if (dot) {
             ws->nfns += p->nfns;
             ws->all_blocks += p->blocks;
         }
+        if (drawn) {
+            ws->ndot += (uint32_t)p->nfns;
+            ws->blocks += p->blocks;
+        }
         return CLI_EXIT_OK;
     }
-    part_drop(arg, i);
-    cli_ctx one = *j->ctx; /* read again as -j 1 reads it */
-    one.inputs = j->ctx->inputs + i;
-    one.paths = j->ctx->paths + i;
-    one.ninputs = one.hi = 1;
-    one.lo = 0;
+    cli_ordered_text_drop(&p->t);
+    cli_ctx one = cli_ordered_one(j->ctx, i); /* read again as -j 1 reads it */
     return cli_csi_visit(&one, j->v);
 }
 
+/* dot's first pass without the cut: the cluster number each FILE starts at; stops at the
+ * first FILE that failed, which the second pass reads again in its turn. */
+static int count_done(void *arg, int i)
+{
+    convert_jobs *j = arg;
+    if (j->parts[i].t.failed) return 1;
+    j->base[i + 1] = j->base[i] + (uint32_t)j->parts[i].nfns;
+    j->ncounted = i + 1;
+    return 0;
+}
+
+/* dot without the cut (--all, --function): every selected function of every FILE drawn, its
+ * cluster number the count of those before it. A first pass counts each FILE's on the
+ * threads; the second makes the FILEs' texts there, those up to the first that failed. */
+static int write_drawn(convert_jobs *j, unsigned jobs)
+{
+    int n = j->ctx->ninputs;
+    if (!(j->base = calloc((size_t)n + 1, sizeof *j->base))) return cli_csi_visit(j->ctx, j->v);
+    cli_run_ordered(n, jobs, part_make, count_done, part_drop, j);
+    j->text = 1;
+    int rc = cli_run_ordered(j->ncounted < n ? j->ncounted + 1 : n, jobs, part_make, part_done,
+                             part_drop, j);
+    free(j->base);
+    return rc;
+}
+
 /* The visit of every FILE, on `jobs` threads where that is the same bytes: several FILEs, each
- * closed by the dispatcher (a regular file, opened again by its path: cli_format_ops.lazy),
- * and, for dot, not every function of every FILE drawn (--all without --function: each FILE
- * read again here). */
+ * closed by the dispatcher (a regular file, opened again by its path: cli_format_ops.lazy). */
 static int write_jobs(cli_ctx *ctx, const cli_csi_visitor *v, write_state *ws, unsigned jobs)
 {
-    int whole = ws->mode == CLI_CSI_WRITE_DOT && !ws->cut && !v->selector;
-    for (int i = 0; i < ctx->ninputs; i++)
-        if (ctx->inputs[i]) whole = 1;
-    convert_jobs j = {ctx, v, ws, *ws, {0}, NULL};
-    if (jobs < 2 || ctx->ninputs < 2 || whole ||
+    convert_jobs j = {ctx, v, ws, *ws, {0}, NULL, ws->mode != CLI_CSI_WRITE_DOT, NULL, 0};
+    if (!cli_ordered_files(ctx, jobs, &j.opt) ||
         !(j.parts = calloc((size_t)ctx->ninputs, sizeof *j.parts)))
         return cli_csi_visit(ctx, v);
-    j.opt = ctx->input_opt; /* without the progress meter: stderr is the main thread's */
-    j.opt.progress = NULL;
-    j.opt.progress_ctx = NULL;
-    int rc = cli_run_ordered(ctx->ninputs, jobs, part_make, part_done, part_drop, &j);
+    int rc = ws->mode == CLI_CSI_WRITE_DOT && !ws->cut
+                 ? write_drawn(&j, jobs)
+                 : cli_run_ordered(ctx->ninputs, jobs, part_make, part_done, part_drop, &j);
     free(j.parts);
     return rc;
 }

@@ -1,8 +1,6 @@
 /* tracekit convert for CSI coverage metadata: the canonical text, in either
  * form of the entry lines. */
-#include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "csi_cov.h"
 #include "ordered.h"
@@ -37,25 +35,19 @@ static tk_status write_function(void *user, const cli_csi_cov_source *src,
 /* convert -j N: each FILE read and its text made on one of N threads, printing nothing, then
  * written in the FILEs' order; a FILE that failed there is read again here as -j 1 reads it
  * (what it prints before its error, and the error, as -j 1 prints them). */
-typedef struct file_part {
-    char *text; /* malloc'd */
-    size_t len;
-    int failed;
-} file_part;
-
 typedef struct convert_jobs {
     cli_ctx *ctx;
     const cli_csi_cov_visitor *v;
     const write_state *ws;
     tk_csi_cov_kind kind;
     tk_input_options opt;
-    file_part *parts;
+    cli_ordered_text *parts;
 } convert_jobs;
 
 static void part_make(void *arg, int i)
 {
     convert_jobs *j = arg;
-    file_part *p = &j->parts[i];
+    cli_ordered_text *p = &j->parts[i];
     write_state ws = *j->ws;
     tk_error err;
     tk_error_clear(&err);
@@ -67,44 +59,25 @@ static void part_make(void *arg, int i)
         st = TK_ERR_FORMAT;
     if (st == TK_OK) st = tk_csi_cov_reader_open(&src.reader, src.text.in, j->kind, &err);
     FILE *mem = NULL;
-    if (st == TK_OK && !(mem = open_memstream(&p->text, &p->len))) st = TK_ERR_NOMEM;
+    if (st == TK_OK && !(mem = cli_ordered_text_open(p))) st = TK_ERR_NOMEM;
     ws.out = mem;
     const tk_csi_cov_function *fn;
     while (st == TK_OK && (st = tk_csi_cov_reader_next(src.reader, &fn, &err)) == TK_OK)
         if (tk_csi_cov_name_matches(j->v->selector, fn->name))
             st = write_function(&ws, &src, fn, &err);
-    if (mem && fclose(mem) != 0) st = TK_ERR_IO;
-    p->failed = st != TK_END;
-    if (p->failed) {
-        free(p->text);
-        p->text = NULL;
-    }
+    cli_ordered_text_close(p, mem, st);
     if (src.reader) tk_csi_cov_reader_free(src.reader);
     cli_csi_text_close(&src.text);
     tk_input_free(in);
 }
 
-static void part_drop(void *arg, int i)
-{
-    convert_jobs *j = arg;
-    free(j->parts[i].text);
-    j->parts[i].text = NULL;
-}
+static void part_drop(void *arg, int i) { cli_ordered_text_drop(&((convert_jobs *)arg)->parts[i]); }
 
 static int part_done(void *arg, int i)
 {
     convert_jobs *j = arg;
-    file_part *p = &j->parts[i];
-    if (!p->failed) {
-        int rc = cli_ordered_write(p->text, p->len, j->ws->out);
-        part_drop(arg, i);
-        return rc;
-    }
-    cli_ctx one = *j->ctx; /* read again as -j 1 reads it */
-    one.inputs = j->ctx->inputs + i;
-    one.paths = j->ctx->paths + i;
-    one.ninputs = one.hi = 1;
-    one.lo = 0;
+    if (!j->parts[i].failed) return cli_ordered_text_write(&j->parts[i], j->ws->out);
+    cli_ctx one = cli_ordered_one(j->ctx, i); /* read again as -j 1 reads it */
     return cli_csi_cov_visit(&one, j->v);
 }
 
@@ -113,16 +86,10 @@ static int part_done(void *arg, int i)
 static int write_jobs(cli_ctx *ctx, const cli_csi_cov_visitor *v, const write_state *ws,
                       unsigned jobs)
 {
-    int open = 0;
-    for (int i = 0; i < ctx->ninputs; i++)
-        if (ctx->inputs[i]) open = 1;
     convert_jobs j = {ctx, v, ws, cli_csi_cov_kind(ctx), {0}, NULL};
-    if (jobs < 2 || ctx->ninputs < 2 || open ||
+    if (!cli_ordered_files(ctx, jobs, &j.opt) ||
         !(j.parts = calloc((size_t)ctx->ninputs, sizeof *j.parts)))
         return cli_csi_cov_visit(ctx, v);
-    j.opt = ctx->input_opt; /* without the progress meter: stderr is the main thread's */
-    j.opt.progress = NULL;
-    j.opt.progress_ctx = NULL;
     int rc = cli_run_ordered(ctx->ninputs, jobs, part_make, part_done, part_drop, &j);
     free(j.parts);
     return rc;
