@@ -109,7 +109,7 @@ static void test_bbv_loop_boundaries(void)
     for (size_t k = 0; k < 3; k++) TK_CHECK(v.instructions[k] >= 1000);
 }
 
-/* the receiver stops the walk: TK_END; no such thread: nothing */
+/* the receiver stops the walk: TK_END (on threads too); no such thread: nothing */
 static void test_bbv_stop(void)
 {
     tk_error err;
@@ -120,6 +120,12 @@ static void test_bbv_stop(void)
     o.interval = 500;
     TK_CHECK(run(gen11, gen11_dcfg, &o, &v, &err) == TK_END);
     TK_CHECK_EQ_U64(v.n, 2);
+    seen many = {0}; /* on decoding threads: the same stop */
+    many.stop_after = 2;
+    o.threads = 3;
+    TK_CHECK(run(gen11, gen11_dcfg, &o, &many, &err) == TK_END);
+    TK_CHECK_EQ_U64(many.n, 2);
+    TK_CHECK_EQ_U64(many.instructions[1], v.instructions[1]);
     seen none = {0};
     o.has_thread = 1;
     o.thread_id = 7;
