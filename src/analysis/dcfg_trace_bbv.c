@@ -115,10 +115,10 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
     return 0;
 }
 
-/* With threads, the blocks of a piece, on a decoding thread: the source block index of each edge (none for
- * a special node), as uint32_t in out; an edge not in the process ends the piece with
- * BBV_MARK and its id. Reads only the DCFG (its edge map built before). Returns 0, or 1 out
- * of memory. */
+/* With threads, the blocks of a piece, on a decoding thread: the source block index of each
+ * edge (none for a special node), as uint32_t in out; an edge not in the process ends the
+ * piece with BBV_MARK and its id. Reads only the DCFG (its edge map built before). Returns 0,
+ * or 1 out of memory. */
 #define BBV_MARK UINT32_MAX /* no block index: src < nblocks <= UINT32_MAX */
 static int render_blocks(const void *ctx, const tk_dcfg_trace_piece *piece, tk_dcfg_trace_text *out)
 {
