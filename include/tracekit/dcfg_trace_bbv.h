@@ -1,8 +1,12 @@
 /* tracekit: basic-block vectors of a DCFG-Trace (what `tracekit convert --to bbv` writes in
  * SimPoint's .bb format): each thread's run cut into slices of N instructions, each slice
- * the instructions every block executed in it. With loop boundaries a slice does not end at
- * its N-th instruction but at the next execution of a loop head, as LoopPoint cuts regions,
- * and the boundary is named by the head and its executions before it. */
+ * the instructions every block executed in it. A slice ends before the first block that
+ * starts once it holds N instructions or more: blocks are not split, the block that crosses
+ * the N-th instruction stays whole in its slice, and the next slice counts its N from there
+ * (so the boundaries are not multiples of N of the thread's count: each depends on where the
+ * one before it fell). With loop boundaries a slice does not end at its N-th instruction but
+ * at the next execution of a loop head, as LoopPoint cuts regions, and the boundary is named
+ * by the head and its executions before it. */
 #ifndef TRACEKIT_DCFG_TRACE_BBV_H
 #define TRACEKIT_DCFG_TRACE_BBV_H
 
@@ -25,11 +29,16 @@ typedef struct tk_dcfg_trace_bbv_options {
     uint64_t pid;
     int has_thread; /* only this thread id */
     uint64_t thread_id;
+    /* decoding workers (0 or 1: the caller's thread): each thread's chunks are decoded and
+     * their edges looked up in the DCFG on them, and the blocks are added to the slices in
+     * order on the thread that delivers each chunk (tk_dcfg_trace_decode), so that the
+     * slices, fn's calls and the errors are those of one thread, for any number */
+    unsigned threads;
 } tk_dcfg_trace_bbv_options;
 
 #define TK_DCFG_TRACE_BBV_OPTIONS_INIT \
     { \
-        0, 0, 0, 0, 0, 0 \
+        0, 0, 0, 0, 0, 0, 0 \
     }
 
 /* A block of a slice: its id and the instructions it executed in the slice (its executions
@@ -54,7 +63,8 @@ typedef struct tk_dcfg_trace_bbv_slice {
 
 /* Receives each slice (borrowed until it returns) in order: the threads one after the other
  * in file order, each thread's slices in order, the last one partial. Returns 0 to go on,
- * non-zero to stop. */
+ * non-zero to stop. With opt->threads > 1 it is called on whichever decoding thread delivers
+ * next, never two at once. */
 typedef int (*tk_dcfg_trace_bbv_fn)(void *ctx, const tk_dcfg_trace_bbv_slice *slice);
 
 /* The vectors of the threads opt selects (NULL: all, the defaults), each edge's source block

@@ -1,7 +1,13 @@
 /* Basic-block vectors of a DCFG-Trace: each thread's edges decoded in order, the source
  * block of each executing once, the instructions of each block added up per slice; a slice
- * ends at its interval's instruction, or with loop boundaries at the next loop-head
- * execution after it. */
+ * ends before the first block after its interval's instruction, or with loop boundaries at
+ * the next loop-head execution after it. On one thread each chunk's edges are looked up and
+ * added as they come (on_chunk); with threads the chunks are decoded and their edges looked
+ * up (render_blocks) on the decoding threads, the blocks added in order on the delivering one
+ * (on_blocks), at the price of a copy of each block index. The adding stays in order: where
+ * a slice ends depends on where the one before it ended (the block that crosses the interval
+ * stays whole in it), a state no chunk knows without the chunks before it (docs/mpi.md,
+ * "DCFG-Trace basic-block vectors"). */
 #include "tracekit/dcfg_trace_bbv.h"
 
 #include <stdlib.h>
@@ -67,7 +73,7 @@ static void end_slice(bbv_run *r, uint32_t head)
 }
 
 /* Block b executes. Returns 0, or 1 to stop. */
-static int exec_block(bbv_run *r, uint32_t b)
+static inline int exec_block(bbv_run *r, uint32_t b)
 {
     uint32_t instrs = r->p->blocks[b].num_instrs;
     if (r->in_slice >= r->o->interval) {
@@ -89,6 +95,8 @@ static int exec_block(bbv_run *r, uint32_t b)
     return 0;
 }
 
+/* One thread: a chunk's edges, looked up and added in order (the reference that on_blocks
+ * follows with threads). */
 static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
 {
     bbv_run *r = ctx;
@@ -103,6 +111,54 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
         /* the source block of every edge executes (INSTR_COUNT's rule) */
         uint32_t src = r->p->edges[e].src;
         if (src < r->p->nblocks && exec_block(r, src)) return 1;
+    }
+    return 0;
+}
+
+/* With threads, the blocks of a piece, on a decoding thread: the source block index of each
+ * edge (none for a special node), as uint32_t in out; an edge not in the process ends the
+ * piece with BBV_MARK and its id. Reads only the DCFG (its edge map built before). Returns 0,
+ * or 1 out of memory. */
+#define BBV_MARK UINT32_MAX /* no block index: src < nblocks <= UINT32_MAX */
+static int render_blocks(const void *ctx, const tk_dcfg_trace_piece *piece, tk_dcfg_trace_text *out)
+{
+    const tk_cfg_process *p = ctx;
+    if (tk_dcfg_trace_text_reserve(out, (piece->nedges + 2) * sizeof(uint32_t), NULL) != TK_OK)
+        return 1;
+    char *w = out->data + out->len;
+    for (size_t i = 0; i < piece->nedges; i++) {
+        uint32_t e = tk_cfg_find_edge(p, piece->edges[i]);
+        if (e == TK_CFG_NONE) {
+            uint32_t mark[2] = {BBV_MARK, piece->edges[i]};
+            memcpy(w, mark, sizeof mark);
+            w += sizeof mark;
+            break;
+        }
+        /* the source block of every edge executes (INSTR_COUNT's rule) */
+        uint32_t src = p->edges[e].src;
+        if (src >= p->nblocks) continue;
+        memcpy(w, &src, sizeof src);
+        w += sizeof src;
+    }
+    out->len = (size_t)(w - out->data);
+    return 0;
+}
+
+/* With threads, the blocks of a chunk (or a piece of it), in the thread's order, into the
+ * slices: on_chunk's additions, the same calls of exec_block. */
+static int on_blocks(void *ctx, size_t chunk, const char *data, size_t len)
+{
+    bbv_run *r = ctx;
+    r->chunk = chunk;
+    for (size_t i = 0; i + sizeof(uint32_t) <= len; i += sizeof(uint32_t)) {
+        uint32_t b;
+        memcpy(&b, data + i, sizeof b);
+        if (b == BBV_MARK) {
+            memcpy(&r->bad_edge, data + i + sizeof b, sizeof r->bad_edge);
+            r->stop = BBV_BAD_EDGE;
+            return 1;
+        }
+        if (exec_block(r, b)) return 1;
     }
     return 0;
 }
@@ -153,8 +209,15 @@ static tk_status bbv_thread(bbv_run *r, const tk_dcfg_trace *t, tk_error *err)
         opt.has_pid = opt.has_thread = 1;
         opt.pid = r->pid;
         opt.thread_id = r->tid;
+        int many = r->o->threads > 1;
+        if (many) { /* looked up on the decoding threads, added in order */
+            opt.threads = r->o->threads;
+            opt.render = render_blocks;
+            opt.render_ctx = p;
+            opt.write_text = on_blocks;
+        }
         uint64_t total;
-        st = tk_dcfg_trace_decode(t, &opt, on_chunk, r, &total, NULL, err);
+        st = tk_dcfg_trace_decode(t, &opt, many ? NULL : on_chunk, r, &total, NULL, err);
         if (st == TK_END) st = stop_error(r, t, err);
         if (st == TK_OK) end_slice(r, TK_CFG_NONE); /* the last, partial slice */
         if (st == TK_OK && r->stop) st = TK_END;

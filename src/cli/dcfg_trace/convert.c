@@ -15,6 +15,7 @@ const cli_opt cli_dcfg_trace_convert_opts[] = {
     {"interval", 0, "N", "bbv: instructions per slice (default 100000000)"},
     {"loop-boundaries", 0, NULL, "bbv: end slices at the next loop-head execution (LoopPoint)"},
     {"markers", 0, "FILE", "bbv: write the region boundaries (loop head, count) to FILE"},
+    {"jobs", 'j', "N", "bbv: decoding threads (default: the number of CPUs)"},
     {"pid", 0, "P", "only process P"},
     {"thread", 0, "T", "only thread T"},
     {"per-thread", 0, NULL,
@@ -104,10 +105,10 @@ static const cli_choice convert_targets[] = {
 
 /* The trace (and the DCFG) written as `to` says to out. */
 static int convert_to(int to, const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a,
-                      const tk_dot_options *dot, tk_output *out)
+                      const tk_dot_options *dot, unsigned jobs, tk_output *out)
 {
     switch (to) {
-    case TO_BBV: return cli_dcfg_trace_convert_bbv(t, cfg, a, out);
+    case TO_BBV: return cli_dcfg_trace_convert_bbv(t, cfg, a, jobs, out);
     case TO_CALLGRIND: return convert_profile(t, cfg, NULL, a, out);
     case TO_DOT: return convert_profile(t, cfg, dot, a, out);
     default: return convert_events(t, cfg, to == TO_CHROME, to == TO_SVG, a, out);
@@ -131,6 +132,11 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a)
     if (!cli_has(a, "dcfg"))
         return cli_usage_error("convert", "--to %s needs --dcfg DCFG (blocks, edge types, symbols)",
                                to_name);
+    unsigned jobs = 1;
+    if (to != TO_BBV && cli_has(a, "jobs"))
+        return cli_usage_error("convert", "--jobs is for --to bbv (not --to %s)", to_name);
+    if (to == TO_BBV && cli_dcfg_trace_jobs("convert", a, &jobs) != CLI_EXIT_OK)
+        return CLI_EXIT_USAGE;
     tk_cfg *cfg = NULL;
     int rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg);
     if (rc != CLI_EXIT_OK) return rc;
@@ -142,7 +148,7 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a)
         rc = convert_profile(t, cfg, NULL, a, NULL);
     } else if (!parts && (rc = cli_dcfg_trace_open_input(ctx, &t, NULL)) == CLI_EXIT_OK &&
                (rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
-        rc = convert_to(to, t, cfg, a, &dot_opt, out);
+        rc = convert_to(to, t, cfg, a, &dot_opt, jobs, out);
         if (to == TO_CHROME && rc == CLI_EXIT_OK) cli_warn_chrome_name(a);
         if (rc == CLI_EXIT_OK)
             rc = cli_output_commit(out);

@@ -3,7 +3,9 @@
  * executed in the block during the slice), the threads one after the other in file order
  * (--pid/--thread select). With --loop-boundaries the region boundaries go to --markers
  * FILE, one line per boundary: "PID THREAD slice N ends at loop head BLOCK ADDRESS count C",
- * C being the number of executions of the head before the boundary. */
+ * C being the number of executions of the head before the boundary. -j N decodes the chunks
+ * on N threads; the slices are summed in order (tk_dcfg_trace_bbv_options.threads), so the
+ * output, the markers and the errors are those of -j 1. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,11 +53,12 @@ static int bbv_options(const cli_args *a, tk_dcfg_trace_bbv_options *opt)
 }
 
 int cli_dcfg_trace_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a,
-                               tk_output *out)
+                               unsigned jobs, tk_output *out)
 {
     tk_dcfg_trace_bbv_options opt = TK_DCFG_TRACE_BBV_OPTIONS_INIT;
     int rc = bbv_options(a, &opt);
     if (rc != CLI_EXIT_OK) return rc;
+    opt.threads = jobs;
     bbv_out o;
     o.markers = NULL;
     const char *mpath = cli_get(a, "markers");

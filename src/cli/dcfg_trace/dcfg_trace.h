@@ -45,9 +45,9 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *args);
 int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *args);
 int cli_dcfg_trace_dump(cli_ctx *ctx, const cli_args *args);
 int cli_dcfg_trace_diff(cli_ctx *ctx, const cli_args *args);
-/* convert --to bbv (convert_bbv.c). Returns an exit code. */
+/* convert --to bbv (convert_bbv.c), decoded on jobs threads. Returns an exit code. */
 int cli_dcfg_trace_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a,
-                               tk_output *out);
+                               unsigned jobs, tk_output *out);
 
 /* The table of them (ops.c). */
 extern const cli_format_ops cli_dcfg_trace_ops;

@@ -1,0 +1,5 @@
+# convert -j: --jobs decodes for --to bbv only, and must be 1..256 (usage errors, exit 2)
+P=tests/data/dcfg_trace/pass
+tracekit convert --to chrome --dcfg $P/gen11.dcfg.json -j 2 $P/gen11.level0.trace.json; echo "exit $?"
+tracekit convert --to bbv --dcfg $P/gen11.dcfg.json -j 0 $P/gen11.level0.trace.json; echo "exit $?"
+tracekit convert --to bbv --dcfg $P/gen11.dcfg.json -j 257 $P/gen11.level0.trace.json; echo "exit $?"
