@@ -45,12 +45,13 @@ S
 cc -static -nostdlib -o "$T/loop" "$T/loop.S" || { echo "FAIL: cc"; exit 1; }
 outs=(dcfg.json trace.json wet)
 
-# no_pids FILE: FILE with its process's id and its parent's as PID
+# no_pids FILE: FILE with its process's id and its parent's as PID where the DCFG and the
+# DCFG-Trace name them (a process's row, "PID", "PARENT_PID"; a WET trace names none)
 no_pids() {
     local pid ppid
     pid=$(grep -o '"PID" : [0-9]*' "$T/r.dcfg.json" | head -1 | tr -dc 0-9)
     ppid=$(grep -o '"PARENT_PID" : [0-9]*' "$T/r.dcfg.json" | head -1 | tr -dc 0-9)
-    sed "s/\\b$pid\\b/PID/g; s/\\b$ppid\\b/PID/g" "$1"
+    sed "s/\\[ $pid,/[ PID,/g; s/\"PID\" : $pid\\b/\"PID\" : PID/g; s/\"PARENT_PID\" : $ppid\\b/\"PARENT_PID\" : PID/g" "$1"
 }
 
 # same_record NAME NP ARGS...: tracekit record ARGS and tracekit-mpi on NP ranks print,
