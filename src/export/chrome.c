@@ -606,8 +606,11 @@ static tk_status run_batches(chrome *c, tk_callstacks *cs, const tk_event_source
         size_t a = 0, x = 0, i = 0;
         for (;;) {
             for (; x < b.nextra && b.extra_at[x] == i; x++) {
-                put_instant(c, &b.extra[x], b.thread);
-                st = tk_callstacks_feed(cs, &b.extra[x], err);
+                /* the batch's thread: a chain offsets the batch's index, not its events' */
+                tk_event xe = b.extra[x];
+                xe.thread = b.thread;
+                put_instant(c, &xe, b.thread);
+                st = tk_callstacks_feed(cs, &xe, err);
                 if (st != TK_OK) return st;
             }
             if (i >= b.n) break;
