@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/arena.h"
 #include "core/hash.h"
+#include "core/num.h"
 #include "tracekit/textout.h"
 #include "model/events.h"
 #include "tracekit/viewers.h"
@@ -211,7 +212,57 @@ typedef struct chrome {
     uint32_t ntargs;
     int first;
     int failed;
+    /* several traces (src a tk_event_chain): the process key of each thread (process_key) */
+    tk_event_chain *chain;
+    tk_hmap first_part; /* pid -> 1 + the first part that had a thread of it */
+    int64_t *keys; /* per thread index */
+    uint8_t *key_set;
+    uint32_t nkeys;
 } chrome;
+
+/* Several traces are several processes, even when their pids are equal (ranks of one job on
+ * different nodes): a thread of part K (0-based, of the chain or of the join) whose pid P an
+ * earlier part had has the process key K * 10^10 + P (XRay pids fit in 32 bits: the key is no
+ * pid and no other part's key, and reads as the part and the pid), any other thread its pid.
+ * first maps a pid to 1 + the first part that had it; *nomem is set when it cannot grow. */
+#define PROCESS_KEY_STRIDE INT64_C(10000000000)
+
+static int64_t process_key(tk_hmap *first, int64_t pid, size_t k, int *nomem)
+{
+    uint64_t f;
+    if (tk_hmap_get(first, (uint64_t)pid, &f))
+        return f - 1 < k ? (int64_t)k * PROCESS_KEY_STRIDE + pid : pid;
+    if (tk_hmap_put(first, (uint64_t)pid, k + 1) < 0) *nomem = 1;
+    return pid;
+}
+
+/* A thread of the chain's current part seen: its key, when it is new. */
+static void note_thread(chrome *c, uint32_t thread, int64_t pid)
+{
+    if (thread < c->nkeys && c->key_set[thread]) return;
+    if (thread >= c->nkeys) {
+        uint32_t n = c->nkeys ? c->nkeys : 16;
+        while (n <= thread) n *= 2;
+        int64_t *nk = tk_reallocarray(c->keys, n, sizeof *nk);
+        uint8_t *ns = nk ? tk_realloc(c->key_set, n) : NULL;
+        if (nk) c->keys = nk;
+        if (!nk || !ns) {
+            c->failed = 1;
+            return;
+        }
+        memset(ns + c->nkeys, 0, n - c->nkeys);
+        c->key_set = ns;
+        c->nkeys = n;
+    }
+    c->keys[thread] = process_key(&c->first_part, pid, c->chain->cur, &c->failed);
+    c->key_set[thread] = 1;
+}
+
+/* The pid written for a thread: its process key. */
+static int64_t thread_pid(const chrome *c, uint32_t thread, int64_t pid)
+{
+    return c->chain && thread < c->nkeys && c->key_set[thread] ? c->keys[thread] : pid;
+}
 
 /* A non-negative tick count in ns, rounded; saturates instead of overflowing. */
 static inline int64_t scaled(const chrome *c, uint64_t ticks)
@@ -319,8 +370,8 @@ static void put_thread_ids(chrome *c, const tk_stack_thread *t)
     }
     if (!c->ids[t->index]) {
         char buf[64];
-        int len =
-            snprintf(buf, sizeof buf, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, t->pid, t->tid);
+        int len = snprintf(buf, sizeof buf, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64,
+                           thread_pid(c, t->index, t->pid), t->tid);
         c->ids[t->index] = tk_arena_strndup(&c->names, buf, (size_t)len);
         c->ids_len[t->index] = (size_t)len;
         if (!c->ids[t->index]) {
@@ -471,7 +522,9 @@ static void put_payload(chrome *c, const uint8_t *data, size_t size)
     ob_write(c->out, "\"", 1);
 }
 
-static void put_instant(chrome *c, const tk_event *ev)
+/* An instant event of the thread with this index (a batch's events carry the index their own
+ * source gave them: a chain offsets the batch's only). */
+static void put_instant(chrome *c, const tk_event *ev, uint32_t thread)
 {
     outbuf *o = c->out;
     sep(c);
@@ -479,7 +532,7 @@ static void put_instant(chrome *c, const tk_event *ev)
                                           : "{\"name\":\"custom-event\"");
     ob_puts(o, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":");
     ob_micros(o, to_ns(c, ev->time));
-    put_ids(c, ev->pid, ev->tid);
+    put_ids(c, thread_pid(c, thread, ev->pid), ev->tid);
     ob_puts(o, ",\"args\":{");
     if (ev->kind == TK_EVENT_TYPED) {
         ob_puts(o, "\"type\":");
@@ -521,7 +574,7 @@ static void put_metadata(chrome *c, const tk_callstacks *cs)
     tk_hmap seen = TK_HMAP_INIT;
     for (uint32_t i = 0; i < cs->nthreads; i++)
         if (cs->threads[i].events)
-            put_thread_metadata(c, &seen, cs->threads[i].pid, cs->threads[i].tid);
+            put_thread_metadata(c, &seen, thread_pid(c, i, cs->threads[i].pid), cs->threads[i].tid);
     tk_hmap_free(&seen);
 }
 
@@ -546,14 +599,18 @@ static tk_status run_batches(chrome *c, tk_callstacks *cs, const tk_event_source
     tk_event ev;
     memset(&ev, 0, sizeof ev);
     while ((st = src->next_batch(src->ctx, &b, TK_BATCH_EXTRAS, err)) == TK_OK) {
+        if (c->chain) note_thread(c, b.thread, b.pid);
         ev.thread = b.thread;
         ev.pid = b.pid;
         ev.tid = b.tid;
         size_t a = 0, x = 0, i = 0;
         for (;;) {
             for (; x < b.nextra && b.extra_at[x] == i; x++) {
-                put_instant(c, &b.extra[x]);
-                st = tk_callstacks_feed(cs, &b.extra[x], err);
+                /* the batch's thread: a chain offsets the batch's index, not its events' */
+                tk_event xe = b.extra[x];
+                xe.thread = b.thread;
+                put_instant(c, &xe, b.thread);
+                st = tk_callstacks_feed(cs, &xe, err);
                 if (st != TK_OK) return st;
             }
             if (i >= b.n) break;
@@ -596,7 +653,8 @@ static tk_status run_events(chrome *c, tk_callstacks *cs, const tk_event_source 
     tk_event ev;
     tk_status st;
     while ((st = src->next(src->ctx, &ev, err)) == TK_OK) {
-        if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED) put_instant(c, &ev);
+        if (c->chain) note_thread(c, ev.thread, ev.pid);
+        if (ev.kind == TK_EVENT_CUSTOM || ev.kind == TK_EVENT_TYPED) put_instant(c, &ev, ev.thread);
         st = tk_callstacks_feed(cs, &ev, err);
         if (st != TK_OK) break;
     }
@@ -636,6 +694,9 @@ static void chrome_free(chrome *c)
     tk_free(c->name_len);
     tk_hmap_free(&c->name_of);
     tk_arena_free(&c->names);
+    tk_hmap_free(&c->first_part);
+    tk_free(c->keys);
+    tk_free(c->key_set);
 }
 
 /* The status at the end of a trace written whole: what failed on the way. */
@@ -655,6 +716,7 @@ tk_status tk_export_chrome(const tk_event_source *src, const tk_writer *out, tk_
     if (!o) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     chrome c;
     chrome_init(&c, src, src->start_time, o, 1);
+    c.chain = tk_event_chain_of(src);
     tk_callstacks cs;
     tk_callstacks_init(&cs, on_open, on_close, &c);
     ob_puts(o, "{\"traceEvents\":[");
@@ -766,8 +828,10 @@ struct tk_chrome_join {
     block_pool pool;
     char *tails; /* the parts' open calls, written at the end */
     size_t tails_len, tails_cap;
-    int64_t *ids; /* pid, tid of the parts' threads */
+    int64_t *ids; /* process key, tid of the parts' threads */
     size_t nthreads, cap;
+    size_t nparts; /* parts added */
+    tk_hmap first_part; /* as a chain's Chrome trace's (process_key) */
     char *time_unit; /* the source's */
     double ticks_per_second;
 };
@@ -821,8 +885,8 @@ tk_status tk_chrome_part_open(tk_chrome_part **out, tk_chrome_join *j, const tk_
         o->w.ctx = &p->tail;
         tk_callstacks_finish(&cs);
         ob_flush(o);
-        if (part_threads(p, &cs) != 0) c.failed = 1;
     }
+    if (part_threads(p, &cs) != 0) c.failed = 1; /* a failed part's too: its pids' keys */
     p->nomem = c.failed;
     int lost = o->failed != 0;
     tk_callstacks_free(&cs);
@@ -879,22 +943,113 @@ static void join_text(tk_chrome_join *j, const char *s, size_t n)
     ob_write(j->o, s, n);
 }
 
-/* p's tail and threads kept for the end. 0 or -1 (out of memory). */
-static int join_keep(tk_chrome_join *j, const tk_chrome_part *p)
+/* Text of a part's open calls kept for the end (j->c.failed when out of memory). */
+static void join_tail_text(tk_chrome_join *j, const char *s, size_t n)
+{
+    if (j->tails_len + n > j->tails_cap) {
+        size_t ncap = j->tails_cap ? j->tails_cap : 4096;
+        while (ncap < j->tails_len + n) ncap *= 2;
+        char *nt = tk_realloc(j->tails, ncap);
+        if (!nt) {
+            j->c.failed = 1;
+            return;
+        }
+        j->tails = nt;
+        j->tails_cap = ncap;
+    }
+    memcpy(j->tails + j->tails_len, s, n);
+    j->tails_len += n;
+}
+
+/* The pids of a part whose process keys are not their pids (process_key), and the state of a
+ * scan of its text for the members ,"pid":P (which a JSON string cannot hold: its quotes are
+ * escaped): m bytes of it matched, the digits after it held back in num. */
+typedef struct pid_remap {
+    int64_t *from, *to;
+    size_t n;
+    size_t m, nnum;
+    char num[24];
+} pid_remap;
+
+static const char PID_MEMBER[] = ",\"pid\":";
+
+typedef void (*join_emit_fn)(tk_chrome_join *j, const char *s, size_t n);
+
+/* The pid held back, or its key. */
+static void remap_number(tk_chrome_join *j, pid_remap *r, join_emit_fn emit)
+{
+    int64_t v;
+    if (tk_num_parse_signed(r->num, r->nnum, TK_NUM_DEC | TK_NUM_SIGN, &v) == TK_OK) {
+        for (size_t i = 0; i < r->n; i++) {
+            if (r->from[i] != v) continue;
+            char buf[24];
+            int len = snprintf(buf, sizeof buf, "%" PRId64, r->to[i]);
+            emit(j, buf, (size_t)len);
+            return;
+        }
+    }
+    emit(j, r->num, r->nnum);
+}
+
+/* s (n bytes of a part's text, which may cut a member anywhere) with r's pids as their keys. */
+static void remap_text(tk_chrome_join *j, pid_remap *r, const char *s, size_t n, join_emit_fn emit)
+{
+    const size_t member = sizeof PID_MEMBER - 1;
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (r->m == member) {
+            if (((ch == '-' && !r->nnum) || (ch >= '0' && ch <= '9')) && r->nnum < sizeof r->num) {
+                r->num[r->nnum++] = ch;
+                run = i + 1;
+                continue;
+            }
+            remap_number(j, r, emit);
+            r->nnum = 0;
+            r->m = 0;
+            run = i;
+        }
+        r->m = ch == PID_MEMBER[r->m] ? r->m + 1 : ch == ',';
+        if (r->m == member) {
+            emit(j, s + run, i + 1 - run);
+            run = i + 1;
+        }
+    }
+    if (n > run) emit(j, s + run, n - run);
+}
+
+/* The keys of part k's threads (p->ids: pid, tid), the pids of earlier parts first in j, into
+ * r; its pids then noted as part k's. 0 or -1 (out of memory). */
+static int part_remap(tk_chrome_join *j, const tk_chrome_part *p, size_t k, pid_remap *r)
+{
+    memset(r, 0, sizeof *r);
+    int nomem = 0;
+    for (uint32_t i = 0; i < p->nthreads; i++) {
+        int64_t pid = p->ids[2 * i], key = process_key(&j->first_part, pid, k, &nomem);
+        size_t at = 0;
+        while (at < r->n && r->from[at] != pid) at++;
+        if (key == pid || at < r->n) continue;
+        if (!r->from) {
+            r->from = tk_reallocarray(NULL, p->nthreads, 2 * sizeof *r->from);
+            if (!r->from) return -1;
+            r->to = r->from + p->nthreads;
+        }
+        r->from[r->n] = pid;
+        r->to[r->n++] = key;
+    }
+    return nomem ? -1 : 0;
+}
+
+/* p's tail and threads (with their keys) kept for the end. 0 or -1 (out of memory). */
+static int join_keep(tk_chrome_join *j, const tk_chrome_part *p, pid_remap *r)
 {
     for (size_t i = 0; i < p->tail.n; i++) {
-        size_t n = p->tail.len[i];
-        if (j->tails_len + n > j->tails_cap) {
-            size_t ncap = j->tails_cap ? j->tails_cap : 4096;
-            while (ncap < j->tails_len + n) ncap *= 2;
-            char *nt = tk_realloc(j->tails, ncap);
-            if (!nt) return -1;
-            j->tails = nt;
-            j->tails_cap = ncap;
-        }
-        memcpy(j->tails + j->tails_len, p->tail.data[i], n);
-        j->tails_len += n;
+        if (r->n)
+            remap_text(j, r, p->tail.data[i], p->tail.len[i], join_tail_text);
+        else
+            join_tail_text(j, p->tail.data[i], p->tail.len[i]);
     }
+    if (j->c.failed) return -1;
     if (!p->nthreads) return 0;
     if (j->nthreads + p->nthreads > j->cap) {
         size_t ncap = j->cap ? j->cap : 16;
@@ -905,19 +1060,35 @@ static int join_keep(tk_chrome_join *j, const tk_chrome_part *p)
         j->cap = ncap;
     }
     memcpy(j->ids + 2 * j->nthreads, p->ids, 2 * p->nthreads * sizeof *p->ids);
+    for (size_t i = 0; i < p->nthreads; i++)
+        for (size_t m = 0; m < r->n; m++)
+            if (j->ids[2 * (j->nthreads + i)] == r->from[m]) {
+                j->ids[2 * (j->nthreads + i)] = r->to[m];
+                break;
+            }
     j->nthreads += p->nthreads;
     return 0;
 }
 
 tk_status tk_chrome_join_add(tk_chrome_join *j, const tk_chrome_part *p, tk_error *err)
 {
-    for (size_t i = 0; i < p->body.n; i++) join_text(j, p->body.data[i], p->body.len[i]);
-    if (p->st != TK_OK) {
-        if (err) *err = p->err;
-        return p->st;
+    pid_remap r;
+    if (part_remap(j, p, j->nparts++, &r) != 0) j->c.failed = 1;
+    for (size_t i = 0; i < p->body.n; i++) {
+        if (r.n)
+            remap_text(j, &r, p->body.data[i], p->body.len[i], join_text);
+        else
+            join_text(j, p->body.data[i], p->body.len[i]);
     }
-    if (p->nomem || join_keep(j, p) != 0) j->c.failed = 1;
-    return TK_OK;
+    r.m = r.nnum = 0;
+    tk_status st = p->st;
+    if (st != TK_OK) {
+        if (err) *err = p->err;
+    } else if (p->nomem || join_keep(j, p, &r) != 0) {
+        j->c.failed = 1;
+    }
+    tk_free(r.from);
+    return st;
 }
 
 tk_status tk_chrome_join_finish(tk_chrome_join *j, tk_error *err)
@@ -941,6 +1112,7 @@ void tk_chrome_join_free(tk_chrome_join *j)
     pthread_mutex_destroy(&j->pool.lock);
     tk_free(j->tails);
     tk_free(j->ids);
+    tk_hmap_free(&j->first_part);
     tk_free(j->time_unit);
     tk_free(j->o);
     tk_free(j);

@@ -412,6 +412,11 @@ static int chain_location(void *ctx, uint64_t func, const char **file, uint32_t 
     return c->parts[0].location(c->parts[0].ctx, func, file, line);
 }
 
+tk_event_chain *tk_event_chain_of(const tk_event_source *src)
+{
+    return src && src->next == chain_next ? src->ctx : NULL;
+}
+
 tk_status tk_event_chain_init(tk_event_chain *c, const tk_event_source *parts, size_t n,
                               tk_event_source *out, tk_error *err)
 {

@@ -453,4 +453,8 @@ tk_callstacks_run_with(tk_callstacks *cs, const tk_event_source *src, tk_frame_c
  * merges (folded stacks, events profile), which refuse what it refuses. */
 int tk_event_same_clock(double tps_a, const char *unit_a, double tps_b, const char *unit_b);
 
+/* The chain a source reads (tk_event_chain_init: its cur is the part of the event it returned
+ * last), or NULL when src is no chain. */
+tk_event_chain *tk_event_chain_of(const tk_event_source *src);
+
 #endif

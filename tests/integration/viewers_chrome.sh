@@ -33,6 +33,14 @@ for t in "$X"/pass/*.fdr "$X"/pass/*.basic; do
     export_chrome "$b-ids" "$t"
 done
 export_chrome mtpool-thread --thread 6261 -m $X/bin/mtpool $X/pass/mtpool.fdr
+# several traces with equal pids (the same trace twice; two traces of one pid), -j 1 and -j 3:
+# each trace a process of its own, its metadata once per (pid, tid)
+for j in 1 3; do
+    export_chrome "pids-same-j$j" -j $j -m $X/bin/mtpool $X/pass/mtpool.fdr $X/pass/mtpool.basic \
+        $X/pass/mtpool.fdr
+    export_chrome "pids-typed-j$j" -j $j -m $X/bin/calltree-typed $X/pass/calltree-typed.fdr \
+        $X/pass/calltree-typed-be.fdr $X/pass/calltree-typed.fdr
+done
 export_chrome hello-trace --dcfg examples/hello.dcfg.json examples/hello.trace.json
 for t in tests/data/dcfg_trace/pass/gen11.*.trace.json; do
     export_chrome "$(basename "$t" .json)" --dcfg tests/data/dcfg_trace/pass/gen11.dcfg.json "$t"

@@ -538,7 +538,9 @@ static void test_chrome_batches_equal_events(void)
 /* A Chrome trace of sources chained, made part by part (tk_chrome_part_open on each, joined in
  * order) equals tk_export_chrome of the chain, byte for byte, through batches and one event at
  * a time; where a source fails, the join stops with its error, having written what the export
- * wrote before it (whole 64 KiB blocks). */
+ * wrote before it (whole 64 KiB blocks). Traces with an earlier trace's pid among them (the
+ * same trace twice, calltree-typed in both byte orders: its instant events too) get the same
+ * process keys both ways. */
 typedef struct chrome_set {
     tk_input *in[8];
     tk_xray_reader *r[8];
@@ -615,15 +617,16 @@ static void check_chrome_parts(const char *const *paths, size_t n, int batches, 
 static void test_chrome_parts_equal_chain(void)
 {
     static const char *const ok[] = {
-        "tests/data/xray/pass/mtpool.fdr",         "tests/data/xray/pass/calltree-typed.fdr",
-        "tests/data/xray/pass/mtpool.basic",       "tests/data/xray/pass/calltree.fdr",
-        "tests/data/xray/pass/mtpool-wrapped.fdr", "tests/data/xray/pass/mtpool.fdr"};
+        "tests/data/xray/pass/mtpool.fdr",           "tests/data/xray/pass/calltree-typed.fdr",
+        "tests/data/xray/pass/mtpool.basic",         "tests/data/xray/pass/calltree.fdr",
+        "tests/data/xray/pass/mtpool-wrapped.fdr",   "tests/data/xray/pass/mtpool.fdr",
+        "tests/data/xray/pass/calltree-typed-be.fdr"};
     static const char *const bad[] = {
         "tests/data/xray/pass/mtpool.fdr", "tests/data/xray/pass/mtpool.basic",
         "tests/data/xray/pass/mtpool.fdr", "tests/data/xray/fail/unknown-record-type.basic",
         "tests/data/xray/pass/mtpool.fdr"};
     for (int batches = 0; batches < 2; batches++) {
-        check_chrome_parts(ok, 6, batches, 0);
+        check_chrome_parts(ok, 7, batches, 0);
         check_chrome_parts(ok + 1, 1, batches, 0);
         check_chrome_parts(bad, 5, batches, 1);
     }
