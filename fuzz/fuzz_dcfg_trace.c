@@ -437,12 +437,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int refused = 0;
         tk_profile *prof;
         if (tk_profile_open(&prof, NULL) == TK_OK) {
-            tk_status ps = tk_dcfg_trace_to_profile(t, cfg, prof, &err);
+            tk_status ps = tk_dcfg_trace_to_profile(t, cfg, prof, NULL, &err);
             refused |= ps == TK_ERR_FORMAT || ps == TK_ERR_LIMIT;
             tk_profile_free(prof);
         }
         tk_dcfg_trace_events *x;
-        if (tk_dcfg_trace_events_open(&x, t, cfg, &err) == TK_OK) {
+        if (tk_dcfg_trace_events_open(&x, t, cfg, NULL, &err) == TK_OK) {
             tk_event_source src;
             tk_dcfg_trace_events_source(x, &src);
             tk_event ev;

@@ -263,6 +263,21 @@ TK_API tk_status tk_dcfg_trace_processes_in(const tk_dcfg_trace *t, const tk_cfg
 TK_API tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
                                      tk_diag *diag, tk_error *err);
 
+/* The options of the events and the profile of a trace (below). */
+typedef struct tk_dcfg_trace_convert_options {
+    /* decoding workers (0 or 1: the caller's thread): each thread's chunks are decoded and
+     * their edges looked up in the DCFG on them, and the call stack is made in order (for
+     * the profile on the thread that delivers each chunk, tk_dcfg_trace_decode; for the
+     * events in their next()), so that the profile, the events and the errors are those of
+     * one thread, for any number */
+    unsigned threads;
+} tk_dcfg_trace_convert_options;
+
+#define TK_DCFG_TRACE_CONVERT_OPTIONS_INIT \
+    { \
+        0 \
+    }
+
 /* The events model of a trace (tracekit/events.h), for the viewer exports: the thread's
  * call stack, a frame per routine, its opens enters and its closes exits: CALL-type edges
  * open a frame, RETURN-type edges close the innermost call with the frames jumps opened
@@ -270,13 +285,15 @@ TK_API tk_status tk_dcfg_trace_check(const tk_dcfg_trace *t, const tk_cfg *cfg, 
  * is a frame of the innermost call's chain), so that every instruction is in a frame of its
  * own routine (docs/formats/dcfg-trace.md); time = the thread's instruction count; functions
  * are routine entry block ids, named by their symbols. Threads one after the other; frames
- * still open close at the thread's last instruction. The source borrows t and cfg. Open:
- * TK_OK, TK_ERR_NOMEM; its next(): TK_OK, TK_END, TK_ERR_FORMAT (a process or an edge not in
- * the DCFG, located; a decoding error), TK_ERR_NOMEM. */
+ * still open close at the thread's last instruction. The source borrows t and cfg. opt NULL:
+ * the defaults. Open: TK_OK, TK_ERR_NOMEM; its next(): TK_OK, TK_END, TK_ERR_FORMAT (a
+ * process or an edge not in the DCFG, located; a decoding error), TK_ERR_NOMEM, TK_ERR_IO (a
+ * thread could not be started). */
 typedef struct tk_dcfg_trace_events tk_dcfg_trace_events;
 typedef struct tk_event_source tk_event_source;
 TK_API tk_status tk_dcfg_trace_events_open(tk_dcfg_trace_events **out, const tk_dcfg_trace *t,
-                                           const tk_cfg *cfg, tk_error *err);
+                                           const tk_cfg *cfg,
+                                           const tk_dcfg_trace_convert_options *opt, tk_error *err);
 TK_API void tk_dcfg_trace_events_free(tk_dcfg_trace_events *x);
 /* Fill src (time_unit "instructions", ticks_per_second 0). */
 TK_API void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source *src);
@@ -286,11 +303,13 @@ TK_API void tk_dcfg_trace_events_source(tk_dcfg_trace_events *x, tk_event_source
  * function of the block's routine (object = image file); the thread's call stack as
  * its events (tk_dcfg_trace_events_open) make it: a call arc per frame opened by a CALL
  * edge or a jump into another routine, with inclusive Ir until the frame closes, and the
- * thread's top-level frames as the calls of its root function "thread TID". Errors:
- * TK_ERR_FORMAT (a process or edge not in the DCFG, or a decoding error), TK_ERR_NOMEM. */
+ * thread's top-level frames as the calls of its root function "thread TID". opt NULL: the
+ * defaults. Errors: TK_ERR_FORMAT (a process or edge not in the DCFG, or a decoding error),
+ * TK_ERR_NOMEM. */
 typedef struct tk_profile tk_profile;
 TK_API tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg,
-                                          tk_profile *prof, tk_error *err);
+                                          tk_profile *prof,
+                                          const tk_dcfg_trace_convert_options *opt, tk_error *err);
 
 /* ---- writing --------------------------------------------------------------- */
 

@@ -3,7 +3,7 @@
  * ends before the first block after its interval's instruction, or with loop boundaries at
  * the next loop-head execution after it. On one thread each chunk's edges are looked up and
  * added as they come (on_chunk); with threads the chunks are decoded and their edges looked
- * up (render_blocks) on the decoding threads, the blocks added in order on the delivering one
+ * up (dt_lookup.h) on the decoding threads, the blocks added in order on the delivering one
  * (on_blocks), at the price of a copy of each block index. The adding stays in order: where
  * a slice ends depends on where the one before it ended (the block that crosses the interval
  * stays whole in it), a state no chunk knows without the chunks before it (docs/mpi.md,
@@ -15,6 +15,7 @@
 
 #include "core/alloc.h"
 #include "core/num.h"
+#include "formats/dcfg_trace/dt_lookup.h"
 #include "model/cfg_internal.h"
 
 /* Why the decoding of a thread stopped. */
@@ -115,46 +116,18 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
     return 0;
 }
 
-/* With threads, the blocks of a piece, on a decoding thread: the source block index of each
- * edge (none for a special node), as uint32_t in out; an edge not in the process ends the
- * piece with BBV_MARK and its id. Reads only the DCFG (its edge map built before). Returns 0,
- * or 1 out of memory. */
-#define BBV_MARK UINT32_MAX /* no block index: src < nblocks <= UINT32_MAX */
-static int render_blocks(const void *ctx, const tk_dcfg_trace_piece *piece, tk_dcfg_trace_text *out)
-{
-    const tk_cfg_process *p = ctx;
-    if (tk_dcfg_trace_text_reserve(out, (piece->nedges + 2) * sizeof(uint32_t), NULL) != TK_OK)
-        return 1;
-    char *w = out->data + out->len;
-    for (size_t i = 0; i < piece->nedges; i++) {
-        uint32_t e = tk_cfg_find_edge(p, piece->edges[i]);
-        if (e == TK_CFG_NONE) {
-            uint32_t mark[2] = {BBV_MARK, piece->edges[i]};
-            memcpy(w, mark, sizeof mark);
-            w += sizeof mark;
-            break;
-        }
-        /* the source block of every edge executes (INSTR_COUNT's rule) */
-        uint32_t src = p->edges[e].src;
-        if (src >= p->nblocks) continue;
-        memcpy(w, &src, sizeof src);
-        w += sizeof src;
-    }
-    out->len = (size_t)(w - out->data);
-    return 0;
-}
-
-/* With threads, the blocks of a chunk (or a piece of it), in the thread's order, into the
- * slices: on_chunk's additions, the same calls of exec_block. */
+/* With threads, the source blocks of a chunk (or a piece of it), looked up on the decoding
+ * threads (dt_lookup.h), in the thread's order, into the slices: on_chunk's additions, the
+ * same calls of exec_block. */
 static int on_blocks(void *ctx, size_t chunk, const char *data, size_t len)
 {
     bbv_run *r = ctx;
     r->chunk = chunk;
-    for (size_t i = 0; i + sizeof(uint32_t) <= len; i += sizeof(uint32_t)) {
-        uint32_t b;
-        memcpy(&b, data + i, sizeof b);
-        if (b == BBV_MARK) {
-            memcpy(&r->bad_edge, data + i + sizeof b, sizeof r->bad_edge);
+    size_t n = len / sizeof(uint32_t);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b = tk_dt_lookup_item(data, i);
+        if (b == DT_LOOKUP_MARK) {
+            r->bad_edge = tk_dt_lookup_item(data, i + 1);
             r->stop = BBV_BAD_EDGE;
             return 1;
         }
@@ -199,8 +172,7 @@ static tk_status bbv_thread(bbv_run *r, const tk_dcfg_trace *t, tk_error *err)
     r->is_head = tk_calloc(nb, 1);
     r->entries = tk_calloc(nb, sizeof *r->entries);
     tk_status st = TK_OK;
-    if (!r->slice || !r->touched || !r->execs || !r->is_head || !r->entries ||
-        tk_cfg_need_edge_map(p, NULL) != TK_OK)
+    if (!r->slice || !r->touched || !r->execs || !r->is_head || !r->entries)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     for (uint32_t l = 0; st == TK_OK && l < p->nloops; l++)
         if (p->loops[l].head < p->nblocks) r->is_head[p->loops[l].head] = 1;
@@ -209,15 +181,9 @@ static tk_status bbv_thread(bbv_run *r, const tk_dcfg_trace *t, tk_error *err)
         opt.has_pid = opt.has_thread = 1;
         opt.pid = r->pid;
         opt.thread_id = r->tid;
-        int many = r->o->threads > 1;
-        if (many) { /* looked up on the decoding threads, added in order */
-            opt.threads = r->o->threads;
-            opt.render = render_blocks;
-            opt.render_ctx = p;
-            opt.write_text = on_blocks;
-        }
-        uint64_t total;
-        st = tk_dcfg_trace_decode(t, &opt, many ? NULL : on_chunk, r, &total, NULL, err);
+        /* with threads looked up on the decoding threads, added in order */
+        dt_lookup lk = {p, DT_LOOKUP_SOURCES, r->o->threads};
+        st = tk_dt_decode_looked_up(t, &opt, &lk, on_chunk, on_blocks, r, err);
         if (st == TK_END) st = stop_error(r, t, err);
         if (st == TK_OK) end_slice(r, TK_CFG_NONE); /* the last, partial slice */
         if (st == TK_OK && r->stop) st = TK_END;

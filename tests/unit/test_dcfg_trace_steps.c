@@ -364,14 +364,14 @@ static void test_errors_of_profile_and_events(void)
     tk_profile *prof;
     TK_CHECK(tk_profile_open(&prof, &err) == TK_OK);
     tk_error_clear(&err);
-    TK_CHECK_EQ_I64(tk_dcfg_trace_to_profile(t, cfg, prof, &err), TK_ERR_FORMAT);
+    TK_CHECK_EQ_I64(tk_dcfg_trace_to_profile(t, cfg, prof, NULL, &err), TK_ERR_FORMAT);
     TK_CHECK_STR(err.message, "edge 99999 is not an edge of process 77 in the DCFG");
     TK_CHECK_EQ_U64(err.line, 22);
     TK_CHECK_EQ_U64(err.column, 7);
     tk_profile_free(prof);
     tk_dcfg_trace_events *x;
     tk_event_source src;
-    TK_CHECK(tk_dcfg_trace_events_open(&x, t, cfg, &err) == TK_OK);
+    TK_CHECK(tk_dcfg_trace_events_open(&x, t, cfg, NULL, &err) == TK_OK);
     tk_dcfg_trace_events_source(x, &src);
     tk_event ev;
     tk_status st;

@@ -15,7 +15,8 @@ const cli_opt cli_dcfg_trace_convert_opts[] = {
     {"interval", 0, "N", "bbv: instructions per slice (default 100000000)"},
     {"loop-boundaries", 0, NULL, "bbv: end slices at the next loop-head execution (LoopPoint)"},
     {"markers", 0, "FILE", "bbv: write the region boundaries (loop head, count) to FILE"},
-    {"jobs", 'j', "N", "bbv: decoding threads (default: the number of CPUs)"},
+    {"jobs", 'j', "N",
+     "bbv, callgrind, dot, folded, svg: decoding threads (default: the number of CPUs)"},
     {"pid", 0, "P", "only process P"},
     {"thread", 0, "T", "only thread T"},
     {"per-thread", 0, NULL,
@@ -46,13 +47,15 @@ static tk_status folded_of(void *job, FILE *f, tk_error *err)
 
 /* chrome: Chrome JSON; else folded stacks, or with svg their flame graph (a: its options) */
 static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome, int svg,
-                          const cli_args *a, tk_output *out)
+                          const cli_args *a, unsigned jobs, tk_output *out)
 {
     int per_thread = cli_has(a, "per-thread");
     tk_dcfg_trace_events *x;
     tk_error err;
     tk_error_clear(&err);
-    if (tk_dcfg_trace_events_open(&x, t, cfg, &err) != TK_OK) return cli_error(&err);
+    tk_dcfg_trace_convert_options o = TK_DCFG_TRACE_CONVERT_OPTIONS_INIT;
+    o.threads = jobs;
+    if (tk_dcfg_trace_events_open(&x, t, cfg, &o, &err) != TK_OK) return cli_error(&err);
     tk_event_source src;
     tk_dcfg_trace_events_source(x, &src);
     tk_status st;
@@ -76,14 +79,16 @@ static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome,
  * callgrind profile (the threads in one part; with out NULL, a file per thread), or with dot
  * non-NULL as a call graph. */
 static int convert_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, const tk_dot_options *dot,
-                           const cli_args *a, tk_output *out)
+                           const cli_args *a, unsigned jobs, tk_output *out)
 {
     tk_profile *prof;
     tk_error err;
     tk_error_clear(&err);
     if (tk_profile_open(&prof, NULL) != TK_OK)
         return cli_error((tk_error_set(&err, TK_ERR_NOMEM, "out of memory"), &err));
-    tk_status st = tk_dcfg_trace_to_profile(t, cfg, prof, &err);
+    tk_dcfg_trace_convert_options o = TK_DCFG_TRACE_CONVERT_OPTIONS_INIT;
+    o.threads = jobs;
+    tk_status st = tk_dcfg_trace_to_profile(t, cfg, prof, &o, &err);
     int rc = CLI_EXIT_OK;
     if (st == TK_OK && dot) {
         st = tk_profile_write_dot(prof, dot, CLI_WRITER(cli_output_file(out)), &err);
@@ -109,9 +114,9 @@ static int convert_to(int to, const tk_dcfg_trace *t, const tk_cfg *cfg, const c
 {
     switch (to) {
     case TO_BBV: return cli_dcfg_trace_convert_bbv(t, cfg, a, jobs, out);
-    case TO_CALLGRIND: return convert_profile(t, cfg, NULL, a, out);
-    case TO_DOT: return convert_profile(t, cfg, dot, a, out);
-    default: return convert_events(t, cfg, to == TO_CHROME, to == TO_SVG, a, out);
+    case TO_CALLGRIND: return convert_profile(t, cfg, NULL, a, jobs, out);
+    case TO_DOT: return convert_profile(t, cfg, dot, a, jobs, out);
+    default: return convert_events(t, cfg, to == TO_CHROME, to == TO_SVG, a, jobs, out);
     }
 }
 
@@ -133,9 +138,11 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a)
         return cli_usage_error("convert", "--to %s needs --dcfg DCFG (blocks, edge types, symbols)",
                                to_name);
     unsigned jobs = 1;
-    if (to != TO_BBV && cli_has(a, "jobs"))
-        return cli_usage_error("convert", "--jobs is for --to bbv (not --to %s)", to_name);
-    if (to == TO_BBV && cli_dcfg_trace_jobs("convert", a, &jobs) != CLI_EXIT_OK)
+    if (to == TO_CHROME && cli_has(a, "jobs"))
+        return cli_usage_error(
+            "convert", "--jobs is for --to bbv, callgrind, dot, folded and svg (not --to %s)",
+            to_name);
+    if (to != TO_CHROME && cli_dcfg_trace_jobs("convert", a, &jobs) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
     tk_cfg *cfg = NULL;
     int rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg);
@@ -145,7 +152,7 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a)
     int parts = to == TO_CALLGRIND && cli_has(a, "per-thread");
     if (parts && (rc = cli_need_parts_output("convert", a)) == CLI_EXIT_OK &&
         (rc = cli_dcfg_trace_open_input(ctx, &t, NULL)) == CLI_EXIT_OK) {
-        rc = convert_profile(t, cfg, NULL, a, NULL);
+        rc = convert_profile(t, cfg, NULL, a, jobs, NULL);
     } else if (!parts && (rc = cli_dcfg_trace_open_input(ctx, &t, NULL)) == CLI_EXIT_OK &&
                (rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
         rc = convert_to(to, t, cfg, a, &dot_opt, jobs, out);

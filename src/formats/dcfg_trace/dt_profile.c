@@ -13,6 +13,7 @@
 #include "core/alloc.h"
 #include "core/num.h"
 #include "formats/dcfg_trace/dt_internal.h"
+#include "formats/dcfg_trace/dt_lookup.h"
 #include "formats/dcfg_trace/dt_stack.h"
 #include "model/cfg_internal.h"
 #include "model/profile.h"
@@ -43,6 +44,7 @@ typedef struct prof_run {
     uint32_t bad_edge;
     const char *bad_time; /* why the instruction count cannot go on (TK_ERR_FORMAT) */
     int bad_instrs; /* TK_ERR_FORMAT: the instruction count passes 2^64 - 1 */
+    unsigned threads; /* decoding threads (dt_lookup.h) */
 } prof_run;
 
 static uint32_t block_fn(prof_run *r, uint32_t b)
@@ -155,40 +157,73 @@ static void take_step(prof_run *r, const dt_step *step, uint32_t from, uint32_t 
     if (r->st == TK_OK && tk_dt_stack_apply(&r->stack, step) != TK_OK) r->st = TK_ERR_NOMEM;
 }
 
-static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
+/* The thread's next chunk (or piece of it). */
+static inline void at_chunk(prof_run *r, size_t chunk)
 {
-    prof_run *r = ctx;
-    const tk_cfg_process *p = r->p;
     if (chunk != r->cur_chunk) {
         r->cur_chunk = chunk;
         r->time = r->t->chunks[chunk].preceding_instr_count;
     }
-    for (size_t i = 0; i < n && r->st == TK_OK; i++) {
-        uint32_t e = tk_cfg_find_edge(p, edges[i]);
-        if (e == TK_CFG_NONE) {
-            r->bad_edge = edges[i];
+}
+
+/* Edge e (its index in the process) taken. Returns 0, or 1 to stop (r->st set). */
+static inline int take_edge(prof_run *r, uint32_t e)
+{
+    const tk_cfg_process *p = r->p;
+    const tk_cfg_edge *ed = &p->edges[e];
+    dt_step step;
+    /* the source block of every edge executes once (INSTR_COUNT's rule), in a frame of its
+     * function */
+    if (cfg_is_block(p, ed->src)) {
+        tk_dt_stack_at_block(&r->stack, ed->src, &step);
+        if (step.open || step.keep < r->stack.depth) take_step(r, &step, TK_CFG_NONE, ed->src);
+        exec_block(r, ed->src);
+        if (tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time)) {
             r->st = TK_ERR_FORMAT;
+            r->bad_instrs = 1;
             return 1;
         }
-        const tk_cfg_edge *ed = &p->edges[e];
-        dt_step step;
-        /* the source block of every edge executes once (INSTR_COUNT's rule), in a frame of
-         * its function */
-        if (cfg_is_block(p, ed->src)) {
-            tk_dt_stack_at_block(&r->stack, ed->src, &step);
-            if (step.open || step.keep < r->stack.depth) take_step(r, &step, TK_CFG_NONE, ed->src);
-            exec_block(r, ed->src);
-            if (tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time)) {
-                r->st = TK_ERR_FORMAT;
-                r->bad_instrs = 1;
-                return 1;
-            }
-        }
-        tk_dt_stack_edge(&r->stack, ed, &step);
-        if (r->st == TK_OK && (step.open || step.keep < r->stack.depth))
-            take_step(r, &step, cfg_is_block(p, ed->src) ? ed->src : TK_CFG_NONE, ed->tgt);
     }
+    tk_dt_stack_edge(&r->stack, ed, &step);
+    if (r->st == TK_OK && (step.open || step.keep < r->stack.depth))
+        take_step(r, &step, cfg_is_block(p, ed->src) ? ed->src : TK_CFG_NONE, ed->tgt);
     return r->st != TK_OK;
+}
+
+static inline int bad_edge(prof_run *r, uint32_t id)
+{
+    r->bad_edge = id;
+    r->st = TK_ERR_FORMAT;
+    return 1;
+}
+
+/* One thread: a chunk's edges, looked up and taken in order (the reference that on_edges
+ * follows with threads). */
+static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
+{
+    prof_run *r = ctx;
+    at_chunk(r, chunk);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = tk_cfg_find_edge(r->p, edges[i]);
+        if (e == TK_CFG_NONE) return bad_edge(r, edges[i]);
+        if (take_edge(r, e)) return 1;
+    }
+    return 0;
+}
+
+/* With threads, the edges of a chunk (or a piece of it), looked up on the decoding threads
+ * (dt_lookup.h), taken in the thread's order: on_chunk's steps. */
+static int on_edges(void *ctx, size_t chunk, const char *data, size_t len)
+{
+    prof_run *r = ctx;
+    at_chunk(r, chunk);
+    size_t n = len / sizeof(uint32_t);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = tk_dt_lookup_item(data, i);
+        if (e == DT_LOOKUP_MARK) return bad_edge(r, tk_dt_lookup_item(data, i + 1));
+        if (take_edge(r, e)) return 1;
+    }
+    return 0;
 }
 
 /* The error of a thread whose run stopped (r->st), located. */
@@ -233,8 +268,8 @@ static tk_status thread_part(prof_run *r, const dt_process *P, size_t th, tk_err
     opt.pid = P->pid;
     opt.has_thread = 1;
     opt.thread_id = t->threads[th].thread_id;
-    uint64_t total;
-    tk_status st = tk_dcfg_trace_decode(t, &opt, on_chunk, r, &total, NULL, err);
+    dt_lookup lk = {r->p, DT_LOOKUP_EDGES, r->threads};
+    tk_status st = tk_dt_decode_looked_up(t, &opt, &lk, on_chunk, on_edges, r, err);
     if (st == TK_OK) {
         /* frames still open end with the thread */
         dt_step step;
@@ -247,7 +282,7 @@ static tk_status thread_part(prof_run *r, const dt_process *P, size_t th, tk_err
 }
 
 tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_profile *prof,
-                                   tk_error *err)
+                                   const tk_dcfg_trace_convert_options *opt, tk_error *err)
 {
     size_t ir;
     tk_status st = tk_profile_add_event(prof, "Ir", 2, &ir, err);
@@ -257,6 +292,7 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
     r.t = t;
     r.cfg = cfg;
     r.prof = prof;
+    r.threads = opt ? opt->threads : 0;
     if (tk_profile_intern(prof, "???", 3, &r.unknown_file, NULL) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     for (size_t th = 0; th < t->nthreads && st == TK_OK; th++) {
