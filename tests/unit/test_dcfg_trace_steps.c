@@ -387,7 +387,102 @@ static void test_errors_of_profile_and_events(void)
     tk_cfg_free(cfg);
 }
 
+/* A hash of bytes written (FNV-1a) and their count. */
+typedef struct digest {
+    uint64_t h, n;
+} digest;
+
+static void digest_add(digest *d, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) d->h = (d->h ^ p[i]) * 1099511628211ull;
+    d->n += len;
+}
+
+static int digest_write(void *ctx, const void *data, size_t len)
+{
+    digest_add(ctx, data, len);
+    return 0;
+}
+
+/* The callgrind profile (its text) and the events (every field) of trace over dcfg with
+ * threads decoding threads, hashed, and their errors. */
+static void profile_and_events(const char *trace, const char *dcfg, unsigned threads,
+                               digest *prof_d, tk_status *prof_st, tk_error *prof_err, digest *ev_d,
+                               tk_status *ev_st, tk_error *ev_err)
+{
+    tk_dcfg_trace *t;
+    tk_cfg *cfg;
+    memset(prof_d, 0, sizeof *prof_d);
+    memset(ev_d, 0, sizeof *ev_d);
+    tk_error_clear(prof_err);
+    tk_error_clear(ev_err);
+    if (!open_both(trace, dcfg, &t, &cfg)) return;
+    tk_dcfg_trace_convert_options o = TK_DCFG_TRACE_CONVERT_OPTIONS_INIT;
+    o.threads = threads;
+    tk_profile *prof;
+    TK_CHECK(tk_profile_open(&prof, NULL) == TK_OK);
+    *prof_st = tk_dcfg_trace_to_profile(t, cfg, prof, &o, prof_err);
+    if (*prof_st == TK_OK) {
+        tk_writer w = {digest_write, prof_d};
+        tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        TK_CHECK(tk_callgrind_write(prof, &w, &wo, NULL) == TK_OK);
+    }
+    tk_profile_free(prof);
+    tk_dcfg_trace_events *x;
+    tk_event_source src;
+    TK_CHECK(tk_dcfg_trace_events_open(&x, t, cfg, &o, NULL) == TK_OK);
+    tk_dcfg_trace_events_source(x, &src);
+    tk_event ev;
+    while ((*ev_st = src.next(src.ctx, &ev, ev_err)) == TK_OK) {
+        uint64_t f[6] = {(uint64_t)ev.kind, ev.thread, (uint64_t)ev.pid,
+                         (uint64_t)ev.tid,  ev.time,   ev.func};
+        digest_add(ev_d, f, sizeof f);
+    }
+    tk_dcfg_trace_events_free(x);
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+}
+
+/* With threads the profile and the events are those of one thread, errors too (the
+ * edge-index path of dt_lookup.h against the direct one). */
+static void test_threads_of_profile_and_events(void)
+{
+    static const char *const traces[][2] = {
+        {"tests/data/dcfg_trace/pass/gen11.level0.trace.json", gen11_dcfg},
+        {"tests/data/dcfg_trace/pass/gen11.level9.trace.json", gen11_dcfg},
+        {"tests/data/dcfg_trace/pass/gen11.intel.trace.json", gen11_dcfg},
+        {"tests/data/dcfg_trace/pass/tailjump.trace.json",
+         "tests/data/dcfg_trace/pass/tailjump.dcfg.json"},
+        {"tests/data/dcfg_trace/fail/bad_edge_not_in_dcfg.trace.json", gen11_dcfg},
+    };
+    for (size_t f = 0; f < sizeof traces / sizeof *traces; f++) {
+        digest p1, e1;
+        tk_status ps1 = TK_OK, es1 = TK_OK;
+        tk_error pe1, ee1;
+        profile_and_events(traces[f][0], traces[f][1], 1, &p1, &ps1, &pe1, &e1, &es1, &ee1);
+        TK_CHECK(es1 != TK_END || e1.n > 0); /* events of every good trace */
+        for (unsigned th = 2; th <= 8; th += 3) {
+            digest p, e;
+            tk_status ps = TK_OK, es = TK_OK;
+            tk_error pe, ee;
+            profile_and_events(traces[f][0], traces[f][1], th, &p, &ps, &pe, &e, &es, &ee);
+            TK_CHECK_EQ_I64(ps, ps1);
+            TK_CHECK_EQ_I64(es, es1);
+            TK_CHECK_EQ_U64(p.h, p1.h);
+            TK_CHECK_EQ_U64(p.n, p1.n);
+            TK_CHECK_EQ_U64(e.h, e1.h);
+            TK_CHECK_EQ_U64(e.n, e1.n);
+            TK_CHECK_STR(pe.message, pe1.message);
+            TK_CHECK_STR(ee.message, ee1.message);
+            TK_CHECK_EQ_U64(pe.line, pe1.line);
+            TK_CHECK_EQ_U64(ee.line, ee1.line);
+            TK_CHECK_EQ_U64(ee.column, ee1.column);
+        }
+    }
+}
+
 TK_TEST_MAIN(TK_CASE(test_steps_follow_the_dcfg), TK_CASE(test_selections),
              TK_CASE(test_parallel_pieces), TK_CASE(test_errors),
              TK_CASE(test_errors_of_profile_and_events), TK_CASE(test_instruction_count_overflow),
-             TK_CASE(test_stop_and_refusals))
+             TK_CASE(test_stop_and_refusals), TK_CASE(test_threads_of_profile_and_events))
