@@ -5,7 +5,7 @@
 # one and on two threads (--what count: decoding only; --what edges: decoding
 # and formatting, output to /dev/null), best wall time of 3 runs each, and the
 # speed-up -j 2 / -j 1 (meaningful on an idle machine only; with perf, the
-# share of CPU time of each thread is printed too), and convert --to bbv -j 1 / -j 2. Sizes: tracekit's encoding vs --compat=intel (what
+# share of CPU time of each thread is printed too), and convert --to bbv, callgrind, folded -j 1 / -j 2. Sizes: tracekit's encoding vs --compat=intel (what
 # Intel's reader can read) vs that compressed with bzip2 -9.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -65,20 +65,25 @@ for name in b b.intel; do
 done
 # convert --to bbv (SimPoint slices of 1 M instructions): -j 1 adds each block as its edge is
 # looked up; -j 2 looks the edges up on the decoding threads and adds the blocks in order
-# (docs/mpi.md, "DCFG-Trace basic-block vectors"); the same bytes
-bbv_wall=()
-for j in 1 2; do
-    res=$(best_of_3 "$dir/bbv.$j" "$TRACEKIT" convert --to bbv --dcfg "$dir/b.dcfg.json" \
-        --interval 1000000 -j $j "$dir/b.trace.json") || { echo "bench dcfg-trace: bbv failed"; exit 1; }
-    read -r w u s r <<<"$res"
-    bbv_wall[$j]=$w
-    awk -v j=$j -v w="$w" -v u="$u" -v s="$s" -v n="$total" -v r="$r" 'BEGIN {
-        printf "bench dcfg-trace convert --to bbv -j %d: wall %.3f s (%.1f M edges/s), CPU %.3f s, peak RSS %.1f MB\n",
-               j, w, (w > 0 ? n / w / 1e6 : 0), u + s, r / 1024 }'
+# (docs/mpi.md, "DCFG-Trace basic-block vectors"); --to callgrind and --to folded the same way,
+# their call stacks made in order (docs/formats/dcfg-trace.md, "Conversions"); the same bytes
+for to in bbv callgrind folded; do
+    extra=()
+    [ $to = bbv ] && extra=(--interval 1000000)
+    conv_wall=()
+    for j in 1 2; do
+        res=$(best_of_3 "$dir/$to.$j" "$TRACEKIT" convert --to $to --dcfg "$dir/b.dcfg.json" \
+            "${extra[@]}" -j $j "$dir/b.trace.json") || { echo "bench dcfg-trace: $to failed"; exit 1; }
+        read -r w u s r <<<"$res"
+        conv_wall[$j]=$w
+        awk -v to=$to -v j=$j -v w="$w" -v u="$u" -v s="$s" -v n="$total" -v r="$r" 'BEGIN {
+            printf "bench dcfg-trace convert --to %s -j %d: wall %.3f s (%.1f M edges/s), CPU %.3f s, peak RSS %.1f MB\n",
+                   to, j, w, (w > 0 ? n / w / 1e6 : 0), u + s, r / 1024 }'
+    done
+    cmp -s "$dir/$to.1" "$dir/$to.2" || { echo "bench dcfg-trace: $to -j 2 differs from -j 1"; exit 1; }
+    awk -v to=$to -v a="${conv_wall[1]}" -v b="${conv_wall[2]}" 'BEGIN {
+        printf "bench dcfg-trace convert --to %s: speed-up -j 2 / -j 1 = %.2fx (wall %.3f s / %.3f s, best of 3)\n", to, (b > 0 ? a / b : 0), a, b }'
 done
-cmp -s "$dir/bbv.1" "$dir/bbv.2" || { echo "bench dcfg-trace: bbv -j 2 differs from -j 1"; exit 1; }
-awk -v a="${bbv_wall[1]}" -v b="${bbv_wall[2]}" 'BEGIN {
-    printf "bench dcfg-trace convert --to bbv: speed-up -j 2 / -j 1 = %.2fx (wall %.3f s / %.3f s, best of 3)\n", (b > 0 ? a / b : 0), a, b }'
 echo "bench dcfg-trace: load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (wall times are only meaningful on an idle machine)"
 bzip2 -9 -k -c "$dir/b.intel.trace.json" >"$dir/b.intel.trace.json.bz2"
 ours=$(wc -c <"$dir/b.trace.json"); intel=$(wc -c <"$dir/b.intel.trace.json"); bz=$(wc -c <"$dir/b.intel.trace.json.bz2")
