@@ -7,6 +7,7 @@
  * with their general twins (tk_dt_parse_paths, tk_json_set_fast,
  * core/fastpath.h): the same status, error and location, the same trace
  * (structure, edges, what check says). */
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -390,6 +391,61 @@ static void compare_paths(const uint8_t *data, size_t size, const tk_cfg *cfg)
     free(b);
 }
 
+/* The callgrind profile (its text, hashed) and the events (every field, hashed) of a trace
+ * with threads decoding threads, and their statuses and messages. */
+typedef struct conv_digest {
+    tk_status prof_st, ev_st;
+    uint64_t prof_h, ev_h;
+    char prof_msg[sizeof(((tk_error *)0)->message)], ev_msg[sizeof(((tk_error *)0)->message)];
+} conv_digest;
+
+static void hash_bytes(uint64_t *h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) *h = (*h ^ p[i]) * 1099511628211ull;
+}
+
+static int hash_write(void *ctx, const void *data, size_t len)
+{
+    hash_bytes(ctx, data, len);
+    return 0;
+}
+
+static void convert_digest(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads,
+                           conv_digest *d)
+{
+    memset(d, 0, sizeof *d);
+    tk_dcfg_trace_convert_options o = TK_DCFG_TRACE_CONVERT_OPTIONS_INIT;
+    o.threads = threads;
+    tk_error err;
+    tk_error_clear(&err);
+    tk_profile *prof;
+    d->prof_st = TK_ERR_NOMEM;
+    if (tk_profile_open(&prof, NULL) == TK_OK) {
+        d->prof_st = tk_dcfg_trace_to_profile(t, cfg, prof, &o, &err);
+        snprintf(d->prof_msg, sizeof d->prof_msg, "%s", err.message);
+        tk_writer w = {hash_write, &d->prof_h};
+        tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+        if (d->prof_st == TK_OK) tk_callgrind_write(prof, &w, &wo, NULL);
+        tk_profile_free(prof);
+    }
+    tk_error_clear(&err);
+    tk_dcfg_trace_events *x;
+    d->ev_st = TK_ERR_NOMEM;
+    if (tk_dcfg_trace_events_open(&x, t, cfg, &o, &err) == TK_OK) {
+        tk_event_source src;
+        tk_dcfg_trace_events_source(x, &src);
+        tk_event ev;
+        while ((d->ev_st = src.next(src.ctx, &ev, &err)) == TK_OK) {
+            uint64_t f[6] = {(uint64_t)ev.kind, ev.thread, (uint64_t)ev.pid,
+                             (uint64_t)ev.tid,  ev.time,   ev.func};
+            hash_bytes(&d->ev_h, f, sizeof f);
+        }
+        snprintf(d->ev_msg, sizeof d->ev_msg, "%s", err.message);
+        tk_dcfg_trace_events_free(x);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static tk_cfg *cfg;
@@ -435,23 +491,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* what the conversions refuse (a process or edge the DCFG lacks, an
          * instruction count beyond 64 bits or going back), check --dcfg reports */
         int refused = 0;
-        tk_profile *prof;
-        if (tk_profile_open(&prof, NULL) == TK_OK) {
-            tk_status ps = tk_dcfg_trace_to_profile(t, cfg, prof, NULL, &err);
-            refused |= ps == TK_ERR_FORMAT || ps == TK_ERR_LIMIT;
-            tk_profile_free(prof);
-        }
-        tk_dcfg_trace_events *x;
-        if (tk_dcfg_trace_events_open(&x, t, cfg, NULL, &err) == TK_OK) {
-            tk_event_source src;
-            tk_dcfg_trace_events_source(x, &src);
-            tk_event ev;
-            tk_status es;
-            while ((es = src.next(src.ctx, &ev, &err)) == TK_OK) {
-            }
-            refused |= es == TK_ERR_FORMAT || es == TK_ERR_LIMIT;
-            tk_dcfg_trace_events_free(x);
-        }
+        conv_digest one, two;
+        convert_digest(t, cfg, 1, &one);
+        convert_digest(t, cfg, 2, &two);
+        /* decoded and looked up on threads, the call stacks made in order: the same */
+        if (one.prof_st != two.prof_st || one.ev_st != two.ev_st || one.prof_h != two.prof_h ||
+            one.ev_h != two.ev_h || strcmp(one.prof_msg, two.prof_msg) != 0 ||
+            strcmp(one.ev_msg, two.ev_msg) != 0)
+            __builtin_trap();
+        refused |= one.prof_st == TK_ERR_FORMAT || one.prof_st == TK_ERR_LIMIT;
+        refused |= one.ev_st == TK_ERR_FORMAT || one.ev_st == TK_ERR_LIMIT;
         if (refused && diag.errors == errors_before) __builtin_trap();
         walk_steps(t, cfg, diag.errors == errors_before);
     }
