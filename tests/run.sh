@@ -14,7 +14,7 @@
 # TK_ONLY=PATTERN runs only the cases whose name contains PATTERN.
 # Every part of every build is cut into jobs (a unit-test binary, a batch of
 # CLI cases, an integration script, a fuzz replay) that run side by side, up
-# to TK_JOBS at once (default: the number of CPUs + 1, which fills the viewer scripts'
+# to TK_JOBS at once (default: the number of CPUs + 2, which fills the viewer scripts'
 # waits on Chromium and Xvfb), the longest first; the
 # log of each build (with the time of each part, summed over its jobs, and
 # of each integration script, and the CPU time of their processes) is printed
@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 [ $# -ge 1 ] || set -- build
 builds=("$@")
-jobs=${TK_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
+jobs=${TK_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 2))}
 only=${TK_ONLY:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
