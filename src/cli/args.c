@@ -123,7 +123,8 @@ int cli_parse(const char *cmd, int argc, char **argv, int first, const cli_opt *
     for (int i = first; i < argc; i++) {
         const char *s = argv[i];
         failed_at = i;
-        if (strcmp(s, "--vs") == 0 && find_long(tables, "vs", 2)) { /* after -- too */
+        /* after --, "--vs" is a FILE like any other (a file named --vs) */
+        if (!only_pos && strcmp(s, "--vs") == 0 && find_long(tables, "vs", 2)) {
             if (out->vs) {
                 quiet_error(quiet, cmd,
                             "--vs given twice: FILES... --vs FILES... compares two sets");

@@ -408,7 +408,7 @@ int cli_stdout_close(cli_stdout_redirect *r, int rc);
     }
 extern const cli_opt cli_output_opts[]; /* CLI_OUTPUT_OPTS */
 /* diff's --vs, between two sets of FILEs (cli_args.vs, cli_ctx.nfirst): WHAT says what a set
- * becomes. It is recognised among the operands, also after --. */
+ * becomes. It is recognised among the operands before -- (after it, a FILE). */
 #define CLI_VS_OPT(what) \
     { \
         "vs", 0, NULL, "FILES... --vs FILES...: compare two sets of files, " what \

@@ -157,6 +157,13 @@ static int parse_loose(const cli_command *c, int argc, char **argv, cli_args *lo
                               where);
         return 0;
     }
+    /* -j reads the sets of a diff on threads: two FILEs have none to share out */
+    if (id == CLI_DIFF && !loose->vs && cli_get(loose, "jobs")) {
+        cli_args_free(loose);
+        *rc = cli_usage_error(cmd, "-j/--jobs reads each set of FILES... --vs FILES... on "
+                                   "threads; a diff of two FILEs reads them as they are");
+        return 0;
+    }
     if (loose->npos < min_inputs(id)) {
         cli_args_free(loose);
         *rc = cli_usage_error(cmd, "missing FILE argument%s (see 'tracekit %s --help')",

@@ -942,9 +942,14 @@ static void text_columns(FILE *f, const settings *o, const table *t, int *w)
                 fprintf(f, "%*s ", w[j], h);
         }
     if (o->group == TK_GROUP_FUNCTION || o->group == TK_GROUP_FILE_FUNCTION) {
+        /* the calls into each function; "called" (KCachegrind's word) where an event column
+         * is named calls already (convert --to callgrind of an XRay trace: events ns calls) */
+        const char *calls = "calls";
+        for (size_t c = 0; c < o->ncol; c++)
+            if (strcmp(tk_profile_event_name(p, o->col[c]), "calls") == 0) calls = "called";
         char h[80];
         snprintf(h, sizeof h, "%s/call", t->nev ? tk_profile_event_name(p, o->primary) : "");
-        fprintf(f, "%10s %*s ", "calls", t->nev ? w[o->primary] + 2 : 2, h);
+        fprintf(f, "%10s %*s ", calls, t->nev ? w[o->primary] + 2 : 2, h);
     }
     fprintf(f, "%s\n", group_name(o->group));
 }

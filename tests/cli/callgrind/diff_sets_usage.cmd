@@ -1,5 +1,5 @@
-# --vs among the operands: at most once, each side non-empty (exit 2); after -- too; three
-# files without --vs are refused as before
+# --vs among the operands: at most once, each side non-empty (exit 2); before -- too (the
+# FILEs after --); three files without --vs are refused as before
 D=tests/data/callgrind/pass
 tracekit diff $D/demo-every.out --vs
 echo "exit $?"
@@ -11,4 +11,4 @@ tracekit diff $D/demo-every.out $D/demo-every.out.1 $D/demo-every.out
 echo "exit $?"
 tracekit diff --vs=x $D/demo-every.out $D/demo-every.out.1
 echo "exit $?"
-tracekit diff -n 1 -- $D/demo-every.out $D/demo-every.out.1 --vs $D/demo-every.out | head -2
+tracekit diff -n 1 $D/demo-every.out $D/demo-every.out.1 --vs -- $D/demo-every.out | head -2
