@@ -271,6 +271,11 @@ typedef struct tk_dcfg_trace_convert_options {
      * events in their next()), so that the profile, the events and the errors are those of
      * one thread, for any number */
     unsigned threads;
+    /* tk_dcfg_trace_to_profile: the trace's threads [thread_begin, thread_end) only, their
+     * parts numbered as among all (0 and 0: every thread; thread_end 0: to the last), so that
+     * the profiles of consecutive ranges appended in order (tk_profile_append) are the
+     * profile of them all, byte for byte (tracekit-mpi's ranks make those of theirs) */
+    size_t thread_begin, thread_end;
 } tk_dcfg_trace_convert_options;
 
 #define TK_DCFG_TRACE_CONVERT_OPTIONS_INIT \
@@ -310,6 +315,22 @@ typedef struct tk_profile tk_profile;
 TK_API tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg,
                                           tk_profile *prof,
                                           const tk_dcfg_trace_convert_options *opt, tk_error *err);
+
+/* A profile that tk_dcfg_trace_to_profile made, as bytes: its strings, events, functions
+ * and parts (header, totals, self and call rows) in their order, so that the bytes read back
+ * (tk_dcfg_trace_profile_deserialize) give a profile with the same ids and rows in the same
+ * order, and tk_profile_append of the profiles of consecutive thread ranges, in order, gives
+ * the profile of all of them. Canonical: LEB128 varints in their shortest form; bytes that read
+ * back write themselves again. *data is the caller's (tk_free). Returns TK_OK, TK_ERR_FORMAT
+ * (a profile with what tk_dcfg_trace_to_profile does not make: jumps, derived events, a
+ * part's command, creator, descriptions, summary), TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_profile_serialize(const tk_profile *p, uint8_t **data, size_t *size,
+                                                 tk_error *err);
+/* The profile serialised in data[0..size). Returns TK_OK, TK_ERR_FORMAT (not such bytes: the
+ * message says what, err's offset where: a string or function twice, a row twice, an id out of
+ * range), TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_profile_deserialize(tk_profile **out, const uint8_t *data,
+                                                   size_t size, tk_error *err);
 
 /* ---- writing --------------------------------------------------------------- */
 

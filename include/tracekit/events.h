@@ -161,6 +161,19 @@ typedef struct tk_event_chain {
 TK_API tk_status tk_event_chain_init(tk_event_chain *c, const tk_event_source *parts, size_t n,
                                      tk_event_source *out, tk_error *err);
 
+/* The processes of the threads of several traces (the logs of the ranks of a job), as every
+ * output of tracekit names them: the threads of different traces are never merged, even when
+ * their pid is equal (the same trace twice, nodes that reuse pids), so a thread of trace k
+ * (0-based) whose pid a thread of an earlier trace had is of the process key
+ * k * TK_PROCESS_KEY_STRIDE + pid (XRay pids fit in 32 bits: the key is no pid and no other
+ * trace's key, and reads as the trace and the pid), any other thread of its pid: what a Chrome
+ * trace of the chain writes as its pid, a Callgrind profile's "pid:" and the roots of folded
+ * stacks and profiles ("process KEY thread TID") say. pids[i] and traces[i] are those of
+ * thread i of n (any order); keys[i] is set to its key. Returns TK_OK, TK_ERR_NOMEM. */
+#define TK_PROCESS_KEY_STRIDE INT64_C(10000000000)
+TK_API tk_status tk_event_process_keys(const int64_t *pids, const uint32_t *traces, size_t n,
+                                       int64_t *keys, tk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,7 +17,11 @@ extern "C" {
 /* Build a profile with the events "ns calls" (or "ticks calls" when the source has no clock
  * rate): per function its self time and number of calls; per caller -> callee arc the call count
  * and inclusive time and calls. Calls still open at the end count up to the thread's last
- * timestamp. per_thread: one part per thread ("thread:" and "pid:" set), else one part. object
+ * timestamp. Each thread's root function "thread TID" calls its outermost calls; of a chain of
+ * several traces it is "process KEY thread TID" (KEY the thread's process,
+ * tk_event_process_keys), so that two traces' threads of one tid stay apart. per_thread: one
+ * part per thread ("thread:" and "pid:" set, the pid the process key with several traces),
+ * else one part. object
  * names the ELF object of every function (may be NULL). Function ids must be below 2^28 and
  * threads at most 256 in per-thread mode (TK_ERR_LIMIT otherwise). Caller owns *out. */
 TK_API tk_status tk_events_profile(const tk_event_source *src, const char *object, int per_thread,
@@ -63,9 +67,10 @@ TK_API tk_status tk_events_profile_partial_profile(const tk_events_profile_parti
                                                    tk_error *err);
 
 /* p as bytes, in a block the caller frees with tk_free; canonical: equal partials give equal
- * bytes. "TKEP" 1, then LEB128 varints in their shortest form: per_thread, the clock rate's
- * bits, whether there is a time unit and its text, whether over the thread limit, the threads
- * (pid, tid as 64-bit words), the functions ascending (id, name, whether a file is known, the
+ * bytes. "TKEP" 2, then LEB128 varints in their shortest form: per_thread, the clock rate's
+ * bits, whether there is a time unit and its text, whether over the thread limit, the number
+ * of traces it covers, the threads (pid, tid as 64-bit words, 1 + the trace it came from or 0
+ * for an index no event had), the functions ascending (id, name, whether a file is known, the
  * file, the line), then the self, arc and root tables, each its row count, the count of rows
  * made before the end, and its rows (self: part, function, ticks, calls; arc: part, caller,
  * callee, count, ticks, calls; root: thread, callee, count, ticks, calls). Returns TK_OK,

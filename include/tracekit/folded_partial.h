@@ -7,7 +7,10 @@
  * the names of the functions. Partials of consecutive sources merge, exactly and
  * associatively, into the partial of all of them read as one chained source
  * (tk_event_chain_init: the threads of each after those of the ones before), and writing a
- * partial gives the bytes tk_export_folded gives of that chained source. */
+ * partial gives the bytes tk_export_folded gives of that chained source. A partial knows the
+ * traces it covers (a chain's parts, one for any other source) and, per_thread, the trace and
+ * pid of each thread, so that the roots of several traces' threads are named with their
+ * processes (tk_export_folded) whatever the grouping. */
 #ifndef TRACEKIT_FOLDED_PARTIAL_H
 #define TRACEKIT_FOLDED_PARTIAL_H
 
@@ -45,10 +48,11 @@ TK_API tk_status tk_folded_partial_write(const tk_folded_partial *p, const tk_wr
                                          tk_error *err);
 
 /* p as bytes, in a block the caller frees with tk_free; canonical: equal partials give equal
- * bytes. "TKFP" 2, then LEB128 varints in their shortest form: the weight, per_thread, the
- * clock rate's bits, whether there is a time unit and its text, the named functions ascending (id, name), then the nodes in their order
- * (parent, whether a thread's root, the function or thread id, the weight). Returns TK_OK,
- * TK_ERR_NOMEM. */
+ * bytes. "TKFP" 3, then LEB128 varints in their shortest form: the weight, per_thread, the
+ * clock rate's bits, whether there is a time unit and its text, the number of traces it
+ * covers, the named functions ascending (id, name), then the nodes in their order (parent,
+ * whether a thread's root, the function or thread id, the weight; a thread's root then its
+ * pid's bits and its trace, 0-based). Returns TK_OK, TK_ERR_NOMEM. */
 TK_API tk_status tk_folded_partial_serialize(const tk_folded_partial *p, uint8_t **data,
                                              size_t *size, tk_error *err);
 /* The partial serialised in data[0..size). Returns TK_OK, TK_ERR_FORMAT (not such bytes, or a

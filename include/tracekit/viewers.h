@@ -62,7 +62,8 @@ typedef enum tk_folded_weight {
 } tk_folded_weight;
 
 /* Folded stacks ("root;caller;callee weight" per line; ';' and newlines in names become '_').
- * per_thread: each stack starts with a "thread <tid>" frame. Errors: the source's, TK_ERR_IO,
+ * per_thread: each stack starts with a "thread <tid>" frame, or with a chain of several traces
+ * "process <key> thread <tid>" (the thread's process, tk_event_process_keys). Errors: the source's, TK_ERR_IO,
  * TK_ERR_NOMEM, TK_ERR_LIMIT. */
 TK_API tk_status tk_export_folded(const tk_event_source *src, const tk_writer *out,
                                   tk_folded_weight weight, int per_thread, tk_error *err);

@@ -123,8 +123,10 @@ static tk_status take_paths(tk_folded_partial *p, const tk_callstacks *cs, const
         tk_fp_node *x = &nodes[k];
         x->parent = cs->path_parent[k];
         x->is_thread = cs->path_is_thread[k] != 0;
-        x->func =
-            x->is_thread ? (uint64_t)cs->threads[cs->path_func[k]].tid : (uint64_t)cs->path_func[k];
+        const tk_stack_thread *t = x->is_thread ? &cs->threads[cs->path_func[k]] : NULL;
+        x->func = t ? (uint64_t)t->tid : (uint64_t)cs->path_func[k];
+        x->pid = t ? t->pid : 0;
+        x->trace = t ? t->trace : 0;
         x->w = k < a->cap ? a->w[k] : 0;
     }
     p->n = n;
@@ -138,6 +140,7 @@ tk_status tk_folded_partial_open(tk_folded_partial **out, const tk_event_source 
     tk_folded_partial *p =
         tk_fp_new(weight, per_thread != 0, src->ticks_per_second, src->time_unit);
     if (!p) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    p->ntraces = (uint32_t)tk_event_source_traces(src);
     acc a = {weight, NULL, 0, 0};
     tk_callstacks cs;
     tk_callstacks_init(&cs, NULL, on_close, &a);
@@ -216,6 +219,7 @@ static tk_status merge_nodes(const tk_folded_partial *a, const tk_folded_partial
         }
         v[m] = *x;
         v[m].parent = parent;
+        if (x->is_thread) v[m].trace += a->ntraces; /* later's traces come after a's */
         if (!x->is_thread && tk_hmap_put(&index, (uint64_t)parent << 32 | x->func, m))
             st = TK_ERR_NOMEM;
         map[k] = m++;
@@ -243,6 +247,9 @@ tk_status tk_folded_partial_merge(tk_folded_partial *into, const tk_folded_parti
                             "folded partials of another clock (%.0f %s per second, not %.0f %s)",
                             later->ticks_per_second, later->time_unit ? later->time_unit : "?",
                             into->ticks_per_second, into->time_unit ? into->time_unit : "?");
+    if ((uint64_t)into->ntraces + later->ntraces > UINT32_MAX)
+        return tk_error_set(err, TK_ERR_LIMIT, "folded partials of more than %u traces",
+                            UINT32_MAX);
     tk_fp_node *nodes = NULL;
     uint32_t n = 0, nf = 0;
     uint64_t *ids = NULL;
@@ -265,6 +272,7 @@ tk_status tk_folded_partial_merge(tk_folded_partial *into, const tk_folded_parti
     into->fids = ids;
     into->fnames = names;
     into->nf = nf;
+    into->ntraces += later->ntraces;
     return TK_OK;
 }
 
@@ -290,10 +298,37 @@ static void put_frame(FILE *out, const char *name)
         fputc(*s == ';' || *s == '\n' || *s == '\r' ? '_' : *s, out);
 }
 
+/* The process keys of p's thread nodes (tk_event_process_keys; the other nodes' 0), into
+ * *keys (tk_free). */
+static tk_status node_keys(const tk_folded_partial *p, int64_t **keys, tk_error *err)
+{
+    size_t n = p->n ? p->n : 1;
+    int64_t *pids = tk_malloc(n * sizeof *pids);
+    uint32_t *traces = tk_malloc(n * sizeof *traces);
+    *keys = tk_malloc(n * sizeof **keys);
+    tk_status st = TK_ERR_NOMEM;
+    if (pids && traces && *keys) {
+        for (uint32_t k = 0; k < p->n; k++) {
+            pids[k] = p->nodes[k].pid;
+            traces[k] = p->nodes[k].is_thread ? p->nodes[k].trace : UINT32_MAX;
+        }
+        st = tk_event_process_keys(pids, traces, p->n, *keys, err);
+    } else
+        tk_error_set(err, st, "out of memory keying processes");
+    tk_free(pids);
+    tk_free(traces);
+    return st;
+}
+
 static tk_status write_stream(const tk_folded_partial *p, FILE *out, tk_error *err)
 {
     double scale =
         p->weight == TK_FOLDED_TIME && p->ticks_per_second > 0 ? 1e9 / p->ticks_per_second : 1.0;
+    int64_t *keys = NULL;
+    if (p->per_thread && p->ntraces > 1) {
+        tk_status st = node_keys(p, &keys, err);
+        if (st != TK_OK) return st;
+    }
     uint32_t *chain = NULL, cap = 0;
     for (uint32_t node = 1; node < p->n; node++) {
         uint64_t w = p->nodes[node].w;
@@ -309,6 +344,7 @@ static tk_status write_stream(const tk_folded_partial *p, FILE *out, tk_error *e
                 uint32_t *c = tk_reallocarray(chain, cap, sizeof *c);
                 if (!c) {
                     tk_free(chain);
+                    tk_free(keys);
                     return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
                 }
                 chain = c;
@@ -317,15 +353,19 @@ static tk_status write_stream(const tk_folded_partial *p, FILE *out, tk_error *e
         }
         for (uint32_t i = depth; i-- > 0;) {
             const tk_fp_node *x = &p->nodes[chain[i]];
-            if (x->is_thread)
-                fprintf(out, "thread %" PRId64, (int64_t)x->func);
-            else
+            if (x->is_thread) {
+                char name[64];
+                tk_thread_root_name(name, sizeof name, p->ntraces, keys ? keys[chain[i]] : 0,
+                                    (int64_t)x->func);
+                fputs(name, out);
+            } else
                 put_frame(out, name_of(p, x->func));
             fputc(i ? ';' : ' ', out);
         }
         fprintf(out, "%" PRIu64 "\n", w);
     }
     tk_free(chain);
+    tk_free(keys);
     return ferror(out) ? tk_error_set(err, TK_ERR_IO, "cannot write the folded stacks") : TK_OK;
 }
 

@@ -11,7 +11,7 @@
 #include "core/hash.h"
 #include "model/events.h"
 
-static const uint8_t magic[5] = {'T', 'K', 'F', 'P', 2};
+static const uint8_t magic[5] = {'T', 'K', 'F', 'P', 3};
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
@@ -25,6 +25,7 @@ tk_status tk_folded_partial_serialize(const tk_folded_partial *p, uint8_t **data
     tk_bytes_put_u64(&b, (uint64_t)p->weight);
     tk_bytes_put_u64(&b, (uint64_t)p->per_thread);
     tk_bytes_put_clock(&b, p->ticks_per_second, p->time_unit);
+    tk_bytes_put_u64(&b, p->ntraces);
     tk_bytes_put_u64(&b, p->nf);
     for (uint32_t i = 0; i < p->nf; i++) {
         tk_bytes_put_u64(&b, p->fids[i]);
@@ -36,6 +37,10 @@ tk_status tk_folded_partial_serialize(const tk_folded_partial *p, uint8_t **data
         tk_bytes_put_u64(&b, p->nodes[k].is_thread);
         tk_bytes_put_u64(&b, p->nodes[k].func);
         tk_bytes_put_u64(&b, p->nodes[k].w);
+        if (p->nodes[k].is_thread) {
+            tk_bytes_put_u64(&b, (uint64_t)p->nodes[k].pid);
+            tk_bytes_put_u64(&b, p->nodes[k].trace);
+        }
     }
     return tk_bytes_take(&b, data, size, "folded stacks", err);
 }
@@ -91,10 +96,19 @@ static int get_node(rd *r, uint32_t k, tk_hmap *seen, uint8_t *used)
         tk_bytes_get_u64(&r->in, &x->w, "a node's weight"))
         return -1;
     x->is_thread = (uint8_t)is_thread;
-    if (x->is_thread) /* a thread's root: under the root, with per_thread only */
-        return p->per_thread && x->parent == 0
-                   ? 0
-                   : tk_bytes_fail(&r->in, "a thread's node out of place");
+    x->pid = 0;
+    x->trace = 0;
+    if (x->is_thread) { /* a thread's root: under the root, with per_thread only */
+        uint64_t pid;
+        if (!p->per_thread || x->parent != 0)
+            return tk_bytes_fail(&r->in, "a thread's node out of place");
+        if (tk_bytes_get_u64(&r->in, &pid, "a thread's pid") ||
+            tk_bytes_get_u32(&r->in, p->ntraces ? p->ntraces - 1 : 0, &x->trace,
+                             "a thread's trace"))
+            return -1;
+        x->pid = (int64_t)pid;
+        return p->ntraces ? 0 : tk_bytes_fail(&r->in, "a thread of no trace");
+    }
     if (p->per_thread && x->parent == 0)
         return tk_bytes_fail(&r->in, "a function outside every thread");
     uint32_t f = named(p, x->func);
@@ -129,7 +143,7 @@ static int get_nodes(rd *r, uint8_t *used)
 static int get_all(rd *r, uint8_t **used)
 {
     if (r->in.size < sizeof magic || memcmp(r->in.p, magic, sizeof magic) != 0)
-        return tk_bytes_fail(&r->in, "not a folded stacks partial (no \"TKFP\" 2)");
+        return tk_bytes_fail(&r->in, "not a folded stacks partial (no \"TKFP\" 3)");
     r->in.pos = sizeof magic;
     uint64_t weight, per_thread;
     double tps;
@@ -141,6 +155,7 @@ static int get_all(rd *r, uint8_t **used)
     r->fp = tk_fp_new((tk_folded_weight)weight, (int)per_thread, tps, unit);
     tk_free(unit);
     if (!r->fp) return tk_bytes_nomem(&r->in);
+    if (tk_bytes_get_u32(&r->in, UINT32_MAX, &r->fp->ntraces, "the number of traces")) return -1;
     if (get_names(r, used) || get_nodes(r, *used)) return -1;
     for (uint32_t i = 0; i < r->fp->nf; i++)
         if (!(*used)[i]) return tk_bytes_fail(&r->in, "a function no node calls");

@@ -6,11 +6,14 @@
 #include "tracekit/folded_partial.h"
 
 /* A call-path node: a function (func, below 2^32) called from parent, or with per_thread a
- * thread's root (is_thread; func is its tid's bits), and its weight. Node 0 is the root. */
+ * thread's root (is_thread; func is its tid's bits, pid its pid, trace the source it came
+ * from, below the partial's ntraces), and its weight. Node 0 is the root. */
 typedef struct tk_fp_node {
     uint32_t parent;
     uint8_t is_thread;
+    uint32_t trace;
     uint64_t func, w;
+    int64_t pid;
 } tk_fp_node;
 
 struct tk_folded_partial {
@@ -18,6 +21,7 @@ struct tk_folded_partial {
     int per_thread;
     double ticks_per_second;
     char *time_unit; /* the source's (NULL: none) */
+    uint32_t ntraces; /* the traces it covers: the parts of a chain, 1 for another source */
     tk_fp_node *nodes;
     uint32_t n;
     uint64_t *fids; /* the functions named, ascending */

@@ -98,6 +98,7 @@ void tk_events_profile_partial_free(tk_events_profile_partial *p)
     tk_free(p->time_unit);
     tk_free(p->pids);
     tk_free(p->tids);
+    tk_free(p->traces);
     functions_free(p->fns, p->nfns);
     for (int k = 0; k < TK_EP_TABLES; k++) table_free(&p->t[k]);
     tk_free(p);
@@ -260,10 +261,12 @@ static tk_status take_builder(tk_events_profile_partial *p, builder *b, const tk
     p->nthreads = cs->nthreads;
     p->pids = tk_malloc((cs->nthreads ? cs->nthreads : 1) * sizeof *p->pids);
     p->tids = tk_malloc((cs->nthreads ? cs->nthreads : 1) * sizeof *p->tids);
-    if (!p->pids || !p->tids) return TK_ERR_NOMEM;
+    p->traces = tk_malloc((cs->nthreads ? cs->nthreads : 1) * sizeof *p->traces);
+    if (!p->pids || !p->tids || !p->traces) return TK_ERR_NOMEM;
     for (uint32_t i = 0; i < cs->nthreads; i++) {
         p->pids[i] = cs->threads[i].pid;
         p->tids[i] = cs->threads[i].tid;
+        p->traces[i] = cs->threads[i].events ? cs->threads[i].trace : UINT32_MAX;
     }
     return TK_OK;
 }
@@ -288,6 +291,7 @@ tk_status tk_events_profile_partial_open(tk_events_profile_partial **out,
     tk_events_profile_partial *p = NULL;
     if (st == TK_OK && !(p = tk_ep_new(per_thread, src->ticks_per_second, src->time_unit)))
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    if (p) p->ntraces = (uint32_t)tk_event_source_traces(src);
     if (st == TK_OK && (take_builder(p, &b, &cs) != TK_OK || name_functions(p, src) != TK_OK))
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory aggregating the profile");
     tk_callstacks_free(&cs);
@@ -386,6 +390,9 @@ tk_status tk_events_profile_partial_merge(tk_events_profile_partial *into,
                             later->ticks_per_second, later->time_unit ? later->time_unit : "?",
                             into->ticks_per_second, into->time_unit ? into->time_unit : "?");
     uint64_t nthreads = (uint64_t)into->nthreads + later->nthreads;
+    if ((uint64_t)into->ntraces + later->ntraces >= UINT32_MAX)
+        return tk_error_set(err, TK_ERR_LIMIT, "events profile partials of more than %u traces",
+                            UINT32_MAX - 1);
     if (nthreads > UINT32_MAX)
         return tk_error_set(err, TK_ERR_LIMIT, "more than %u threads in events profile partials",
                             UINT32_MAX);
@@ -400,21 +407,27 @@ tk_status tk_events_profile_partial_merge(tk_events_profile_partial *into,
     if (rc == 0 && !over) rc = merge_functions(into, later, &fns, &nfns);
     int64_t *pids = tk_malloc((nthreads ? (size_t)nthreads : 1) * sizeof *pids);
     int64_t *tids = tk_malloc((nthreads ? (size_t)nthreads : 1) * sizeof *tids);
-    if (rc != 0 || !pids || !tids) {
+    uint32_t *traces = tk_malloc((nthreads ? (size_t)nthreads : 1) * sizeof *traces);
+    if (rc != 0 || !pids || !tids || !traces) {
         for (int k = 0; k < TK_EP_TABLES; k++) table_free(&t[k]);
         functions_free(fns, nfns);
         tk_free(pids);
         tk_free(tids);
+        tk_free(traces);
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory merging events profiles");
     }
     if (into->nthreads) {
         memcpy(pids, into->pids, into->nthreads * sizeof *pids);
         memcpy(tids, into->tids, into->nthreads * sizeof *tids);
+        memcpy(traces, into->traces, into->nthreads * sizeof *traces);
     }
     if (later->nthreads) {
         memcpy(pids + into->nthreads, later->pids, later->nthreads * sizeof *pids);
         memcpy(tids + into->nthreads, later->tids, later->nthreads * sizeof *tids);
     }
+    for (uint32_t i = 0; i < later->nthreads; i++) /* later's traces come after into's */
+        traces[into->nthreads + i] =
+            later->traces[i] == UINT32_MAX ? UINT32_MAX : later->traces[i] + into->ntraces;
     for (int k = 0; k < TK_EP_TABLES; k++) {
         table_free(&into->t[k]);
         if (over) table_free(&t[k]); /* its profile is an error: nothing more to keep */
@@ -425,8 +438,11 @@ tk_status tk_events_profile_partial_merge(tk_events_profile_partial *into,
     into->nfns = nfns;
     tk_free(into->pids);
     tk_free(into->tids);
+    tk_free(into->traces);
     into->pids = pids;
     into->tids = tids;
+    into->traces = traces;
+    into->ntraces += later->ntraces;
     into->nthreads = (uint32_t)nthreads;
     into->over_limit = over;
     return TK_OK;
@@ -479,9 +495,9 @@ static tk_status function_of(tk_profile *p, const tk_events_profile_partial *pp,
 }
 
 /* The calls of every thread's root function "thread TID" (no cost of its own). */
-static tk_status add_roots(const tk_events_profile_partial *pp, uint32_t object_id,
-                           uint32_t unknown_file, tk_hmap *fn_of, double scale, tk_profile *p,
-                           tk_prof_part **parts)
+static tk_status add_roots(const tk_events_profile_partial *pp, const int64_t *keys,
+                           uint32_t object_id, uint32_t unknown_file, tk_hmap *fn_of, double scale,
+                           tk_profile *p, tk_prof_part **parts)
 {
     tk_status st = TK_OK;
     uint32_t root_fn = UINT32_MAX;
@@ -490,9 +506,10 @@ static tk_status add_roots(const tk_events_profile_partial *pp, uint32_t object_
     for (size_t i = 0; i < t->n && st == TK_OK; i++) {
         const uint64_t *r = &t->v[i * widths[TK_EP_ROOTS]];
         if (r[0] != root_thread) {
-            char name[48];
+            char name[64];
             uint32_t name_id;
-            snprintf(name, sizeof name, "thread %" PRId64, pp->tids[r[0]]);
+            tk_thread_root_name(name, sizeof name, pp->ntraces, keys ? keys[r[0]] : 0,
+                                pp->tids[r[0]]);
             st = tk_profile_intern(p, name, strlen(name), &name_id, NULL);
             if (st == TK_OK)
                 st = tk_profile_function(p, object_id, unknown_file, name_id, &root_fn, NULL);
@@ -528,15 +545,28 @@ static tk_status build_profile(const tk_events_profile_partial *pp, const char *
     if (tk_profile_intern(p, obj, strlen(obj), &object_id, err) != TK_OK ||
         tk_profile_intern(p, "???", 3, &unknown_file, err) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory building the profile");
+    int64_t *keys = NULL; /* several traces: the threads' processes */
+    if (pp->ntraces > 1) {
+        keys = tk_malloc((pp->nthreads ? pp->nthreads : 1) * sizeof *keys);
+        if (!keys) return tk_error_set(err, TK_ERR_NOMEM, "out of memory building the profile");
+        st = tk_event_process_keys(pp->pids, pp->traces, pp->nthreads, keys, err);
+        if (st != TK_OK) {
+            tk_free(keys);
+            return st;
+        }
+    }
     uint32_t nparts = pp->per_thread ? pp->nthreads : 1;
     tk_prof_part **parts = tk_calloc(nparts ? nparts : 1, sizeof *parts);
-    if (!parts) return tk_error_set(err, TK_ERR_NOMEM, "out of memory building the profile");
+    if (!parts) {
+        tk_free(keys);
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory building the profile");
+    }
     for (uint32_t i = 0; i < nparts && st == TK_OK; i++) {
         st = tk_profile_add_part(p, &parts[i], err);
         if (st == TK_OK && pp->per_thread) {
             parts[i]->has_thread = parts[i]->has_pid = 1;
             parts[i]->thread = (uint64_t)pp->tids[i];
-            parts[i]->pid = (uint64_t)pp->pids[i];
+            parts[i]->pid = (uint64_t)(keys ? keys[i] : pp->pids[i]);
         }
     }
     tk_hmap fn_of = TK_HMAP_INIT;
@@ -569,11 +599,12 @@ static tk_status build_profile(const tk_events_profile_partial *pp, const char *
         uint64_t incl[2] = {to_unit(a[4], scale), a[5]};
         st = tk_profile_add_call(p, parts[a[0]], &key, a[3], incl, err);
     }
-    if (st == TK_OK) st = add_roots(pp, object_id, unknown_file, &fn_of, scale, p, parts);
+    if (st == TK_OK) st = add_roots(pp, keys, object_id, unknown_file, &fn_of, scale, p, parts);
     for (uint32_t i = 0; i < nparts && st == TK_OK; i++)
         st = tk_profile_part_fill_totals(p, parts[i], err);
     tk_hmap_free(&fn_of);
     tk_free(parts);
+    tk_free(keys);
     if (st != TK_OK && !err->message[0])
         tk_error_set(err, st, "cannot build the profile (%s)", tk_status_name(st));
     return st;

@@ -8,7 +8,7 @@
 #include "core/bytes.h"
 #include "export/events_profile_impl.h"
 
-static const uint8_t magic[5] = {'T', 'K', 'E', 'P', 1};
+static const uint8_t magic[5] = {'T', 'K', 'E', 'P', 2};
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
@@ -22,10 +22,12 @@ tk_status tk_events_profile_partial_serialize(const tk_events_profile_partial *p
     tk_bytes_put_u64(&b, (uint64_t)p->per_thread);
     tk_bytes_put_clock(&b, p->ticks_per_second, p->time_unit);
     tk_bytes_put_u64(&b, (uint64_t)p->over_limit);
+    tk_bytes_put_u64(&b, p->ntraces);
     tk_bytes_put_u64(&b, p->nthreads);
     for (uint32_t i = 0; i < p->nthreads; i++) {
         tk_bytes_put_u64(&b, (uint64_t)p->pids[i]);
         tk_bytes_put_u64(&b, (uint64_t)p->tids[i]);
+        tk_bytes_put_u64(&b, p->traces[i] == UINT32_MAX ? 0 : (uint64_t)p->traces[i] + 1);
     }
     tk_bytes_put_u64(&b, p->nfns);
     for (uint32_t i = 0; i < p->nfns; i++) {
@@ -57,17 +59,23 @@ static int get_threads(rd *r)
 {
     tk_events_profile_partial *p = r->p;
     uint32_t n;
-    if (tk_bytes_get_count(&r->in, 2, &n, "the number of threads")) return -1;
+    if (tk_bytes_get_u32(&r->in, UINT32_MAX - 1, &p->ntraces, "the number of traces") ||
+        tk_bytes_get_count(&r->in, 3, &n, "the number of threads"))
+        return -1;
     p->pids = tk_malloc((n ? n : 1) * sizeof *p->pids);
     p->tids = tk_malloc((n ? n : 1) * sizeof *p->tids);
-    if (!p->pids || !p->tids) return tk_bytes_nomem(&r->in);
+    p->traces = tk_malloc((n ? n : 1) * sizeof *p->traces);
+    if (!p->pids || !p->tids || !p->traces) return tk_bytes_nomem(&r->in);
     for (uint32_t i = 0; i < n; i++) {
         uint64_t pid, tid;
+        uint32_t trace;
         if (tk_bytes_get_u64(&r->in, &pid, "a thread's pid") ||
-            tk_bytes_get_u64(&r->in, &tid, "a thread's tid"))
+            tk_bytes_get_u64(&r->in, &tid, "a thread's tid") ||
+            tk_bytes_get_u32(&r->in, p->ntraces, &trace, "a thread's trace"))
             return -1;
         p->pids[i] = (int64_t)pid;
         p->tids[i] = (int64_t)tid;
+        p->traces[i] = trace ? trace - 1 : UINT32_MAX;
         p->nthreads++;
     }
     return 0;
@@ -163,7 +171,7 @@ static int get_table(rd *r, int k)
 static int get_all(rd *r)
 {
     if (r->in.size < sizeof magic || memcmp(r->in.p, magic, sizeof magic) != 0)
-        return tk_bytes_fail(&r->in, "not an events profile partial (no \"TKEP\" 1)");
+        return tk_bytes_fail(&r->in, "not an events profile partial (no \"TKEP\" 2)");
     r->in.pos = sizeof magic;
     uint64_t per_thread, over;
     double tps;

@@ -37,6 +37,9 @@ struct tk_events_profile_partial {
     int over_limit; /* per_thread: calls in a thread past TK_EP_PART_LIMIT (tables empty) */
     uint32_t nthreads;
     int64_t *pids, *tids;
+    uint32_t *traces; /* per thread the source it came from (< ntraces), UINT32_MAX for an
+                         index no event had (no thread) */
+    uint32_t ntraces; /* the traces it covers: the parts of a chain, 1 for another source */
     tk_ep_function *fns; /* ascending ids */
     uint32_t nfns;
     tk_ep_table t[TK_EP_TABLES];

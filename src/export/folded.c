@@ -59,6 +59,28 @@ static void put_frame(FILE *out, const char *name)
         fputc(*p == ';' || *p == '\n' || *p == '\r' ? '_' : *p, out);
 }
 
+/* The process keys of cs's threads (tk_event_process_keys), into *keys (tk_free). */
+static tk_status thread_keys(const tk_callstacks *cs, int64_t **keys, tk_error *err)
+{
+    size_t n = cs->nthreads ? cs->nthreads : 1;
+    int64_t *pids = tk_malloc(n * sizeof *pids);
+    uint32_t *traces = tk_malloc(n * sizeof *traces);
+    *keys = tk_malloc(n * sizeof **keys);
+    tk_status st = pids && traces && *keys ? TK_OK : TK_ERR_NOMEM;
+    for (uint32_t i = 0; st == TK_OK && i < cs->nthreads; i++) {
+        pids[i] = cs->threads[i].pid;
+        /* an index no event had is no thread: it makes no pid an earlier trace's */
+        traces[i] = cs->threads[i].events ? cs->threads[i].trace : UINT32_MAX;
+    }
+    if (st == TK_OK)
+        st = tk_event_process_keys(pids, traces, cs->nthreads, *keys, err);
+    else
+        tk_error_set(err, st, "out of memory keying processes");
+    tk_free(pids);
+    tk_free(traces);
+    return st;
+}
+
 static tk_status export_folded_stream(const tk_event_source *src, FILE *out,
                                       tk_folded_weight weight, int per_thread, tk_error *err)
 {
@@ -70,6 +92,9 @@ static tk_status export_folded_stream(const tk_event_source *src, FILE *out,
     if (st == TK_OK && fo.failed)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory accumulating call paths");
     uint32_t *chain = NULL;
+    size_t ntraces = tk_event_source_traces(src);
+    int64_t *keys = NULL;
+    if (st == TK_OK && ntraces > 1) st = thread_keys(&cs, &keys, err);
     if (st == TK_OK) {
         double scale = weight == TK_FOLDED_TIME && src->ticks_per_second > 0
                            ? 1e9 / src->ticks_per_second
@@ -99,8 +124,11 @@ static tk_status export_folded_stream(const tk_event_source *src, FILE *out,
             for (uint32_t i = depth; i-- > 0;) {
                 uint32_t p = chain[i];
                 if (cs.path_is_thread[p]) {
-                    const tk_stack_thread *t = &cs.threads[cs.path_func[p]];
-                    fprintf(out, "thread %" PRId64, t->tid);
+                    uint32_t th = (uint32_t)cs.path_func[p];
+                    char name[64];
+                    tk_thread_root_name(name, sizeof name, ntraces, keys ? keys[th] : 0,
+                                        cs.threads[th].tid);
+                    fputs(name, out);
                 } else {
                     put_frame(out, tk_event_func_name(src, cs.path_func[p], buf, sizeof buf));
                 }
@@ -111,6 +139,7 @@ static tk_status export_folded_stream(const tk_event_source *src, FILE *out,
         if (ferror(out)) st = tk_error_set(err, TK_ERR_IO, "cannot write the folded stacks");
     }
 done:
+    tk_free(keys);
     tk_free(chain);
     tk_free(fo.w);
     tk_callstacks_free(&cs);

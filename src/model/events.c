@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/hash.h"
 
 static const char *const event_kind_names[] = {"enter", "exit", "tail-exit", "custom", "typed"};
 
@@ -235,6 +236,7 @@ tk_stack_thread *tk_callstacks_thread(tk_callstacks *cs, const tk_event *ev)
     if (!t->events) {
         t->pid = ev->pid;
         t->tid = ev->tid;
+        t->trace = cs->chain ? (uint32_t)cs->chain->cur : 0;
         t->first_time = ev->time;
         t->root_path = TK_PATH_ROOT;
         if (cs->paths && cs->per_thread_roots) {
@@ -334,6 +336,7 @@ tk_status tk_callstacks_run(tk_callstacks *cs, const tk_event_source *src, tk_er
 {
     tk_event ev;
     tk_status st;
+    cs->chain = tk_event_chain_of(src);
     if (src->next_batch) {
         tk_event_batch b;
         while ((st = src->next_batch(src->ctx, &b, 0, err)) == TK_OK) {
@@ -450,4 +453,45 @@ tk_status tk_event_chain_init(tk_event_chain *c, const tk_event_source *parts, s
     out->location = parts[0].location ? chain_location : NULL;
     out->start_time = start;
     return TK_OK;
+}
+
+/* ---- several traces: their threads' processes --------------------------------------- */
+
+size_t tk_event_source_traces(const tk_event_source *src)
+{
+    const tk_event_chain *c = tk_event_chain_of(src);
+    return c ? c->nparts : 1;
+}
+
+tk_status tk_event_process_keys(const int64_t *pids, const uint32_t *traces, size_t n,
+                                int64_t *keys, tk_error *err)
+{
+    tk_hmap first = TK_HMAP_INIT; /* pid -> the first trace that had it */
+    for (size_t i = 0; i < n; i++) {
+        uint64_t f;
+        if (tk_hmap_get(&first, (uint64_t)pids[i], &f) && f <= traces[i]) continue;
+        if (tk_hmap_put(&first, (uint64_t)pids[i], traces[i]) < 0) {
+            tk_hmap_free(&first);
+            return tk_error_set(err, TK_ERR_NOMEM, "out of memory keying processes");
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t f = traces[i];
+        tk_hmap_get(&first, (uint64_t)pids[i], &f);
+        /* unsigned: no overflow, whatever a crafted partial's trace (UINT32_MAX: no thread) */
+        keys[i] = f < traces[i] && traces[i] != UINT32_MAX
+                      ? (int64_t)((uint64_t)traces[i] * (uint64_t)TK_PROCESS_KEY_STRIDE +
+                                  (uint64_t)pids[i])
+                      : pids[i];
+    }
+    tk_hmap_free(&first);
+    return TK_OK;
+}
+
+void tk_thread_root_name(char *buf, size_t size, size_t ntraces, int64_t key, int64_t tid)
+{
+    if (ntraces > 1)
+        snprintf(buf, size, "process %" PRId64 " thread %" PRId64, key, tid);
+    else
+        snprintf(buf, size, "thread %" PRId64, tid);
 }

@@ -35,6 +35,7 @@ typedef struct tk_stack_thread {
     tk_frame *frames;
     uint32_t depth, cap;
     uint32_t index; /* dense thread index */
+    uint32_t trace; /* the part of a chained source it came from (0 for any other source) */
     int64_t pid, tid;
     uint64_t first_time, last_time;
     uint64_t enters, exits, events;
@@ -79,7 +80,12 @@ struct tk_callstacks {
     uint64_t *memo_key; /* a direct-mapped cache in front of path_index (UINT64_MAX = empty) */
     uint32_t *memo_node;
     tk_stack_thread *last; /* thread of the previous event */
+    const tk_event_chain *chain; /* the source run, when it is a chain (the threads' trace) */
 };
+
+/* The chain a source reads (tk_event_chain_init: its cur is the part of the event it returned
+ * last), or NULL when src is no chain. */
+tk_event_chain *tk_event_chain_of(const tk_event_source *src);
 
 void tk_callstacks_init(tk_callstacks *cs, tk_frame_opened_fn on_open, tk_frame_closed_fn on_close,
                         void *ctx);
@@ -436,6 +442,7 @@ tk_callstacks_run_with(tk_callstacks *cs, const tk_event_source *src, tk_frame_c
                        void *ctx, unsigned promises, tk_error *err)
 {
     if (!src->next_batch) return tk_callstacks_run(cs, src, err);
+    cs->chain = tk_event_chain_of(src);
     tk_event_batch b;
     tk_status st;
     while ((st = src->next_batch(src->ctx, &b, TK_BATCH_PACKED, err)) == TK_OK) {
@@ -453,8 +460,12 @@ tk_callstacks_run_with(tk_callstacks *cs, const tk_event_source *src, tk_frame_c
  * merges (folded stacks, events profile), which refuse what it refuses. */
 int tk_event_same_clock(double tps_a, const char *unit_a, double tps_b, const char *unit_b);
 
-/* The chain a source reads (tk_event_chain_init: its cur is the part of the event it returned
- * last), or NULL when src is no chain. */
-tk_event_chain *tk_event_chain_of(const tk_event_source *src);
+/* The traces (parts) src reads: a chain's, else 1. */
+size_t tk_event_source_traces(const tk_event_source *src);
+
+/* The name of a thread's root in folded stacks and profiles (tk_export_folded,
+ * tk_folded_partial, tk_events_profile): "thread TID" of a source of one trace, else "process
+ * KEY thread TID" (KEY its process key, tk_event_process_keys). */
+void tk_thread_root_name(char *buf, size_t size, size_t ntraces, int64_t key, int64_t tid);
 
 #endif

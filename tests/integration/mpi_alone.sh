@@ -50,7 +50,7 @@ batch "dcfg convert" convert --to callgrind $D/generated-hard.dcfg.json -o "$T/h
 batch "dcfg diff" diff $D/minimal.dcfg.json $D/recursion.dcfg.json
 batch "dcfg-trace info" info -v $DT/ok_multi_row.trace.json
 batch "dcfg-trace check" check --dcfg $WHOLE $DT/ok_multi_row.trace.json
-batch "dcfg-trace convert" convert --to callgrind --dcfg $P/tailjump.dcfg.json \
+batch "dcfg-trace convert" convert --to folded --dcfg $P/tailjump.dcfg.json \
     $P/tailjump.trace.json
 batch "dcfg-trace dump" dump $DT/ok_multi_row.trace.json
 batch "dcfg-trace diff" diff $DT/ok_basic.trace.json $DT/ok_dict.trace.json

@@ -2,7 +2,8 @@
 # tracekit-mpi on one DCFG-Trace (issue 28): report with every rank reading the trace's tables
 # and decoding its share of each thread's chunks (split by their bytes), the partial reports
 # merged along the tree; the same bytes as tracekit on 1, 2, 3 and 5 ranks, with and without
-# the DCFG, and the errors of the fail corpus; convert --to bbv (on rank 0 alone) the same too.
+# the DCFG, and the errors of the fail corpus; convert --to bbv (on rank 0 alone) the same too;
+# convert --to callgrind and dot split by threads.
 # One MPI job per number of ranks runs every command (tests/mpi/batch.c).
 set -uo pipefail
 T=$(mktemp -d)
@@ -31,6 +32,59 @@ batch "convert --to bbv --loop-boundaries" convert --to bbv --dcfg $P/gen11.dcfg
     --interval 50 --loop-boundaries --markers /dev/stderr -j 2 $P/gen11.intel.trace.json
 batch "convert --to bbv of a damaged chunk" convert --to bbv --dcfg $P/gen11.dcfg.json \
     --interval 50 -j 3 "$T/damaged.json" -o "$T/bbv.bb"
+# convert --to callgrind and --to dot split by whole threads (docs/mpi.md, "DCFG-Trace
+# profiles"): a generated trace of 5 threads of small chunks, gen11's 2 threads, tailjump's one
+# (on one rank whatever the job), with -j 1 and 2, one part and a file per thread; damaged
+# chunks in later threads (the first in thread order is the error, no output), a process the
+# DCFG lacks
+cc -std=c11 -O2 -D_GNU_SOURCE -o "$T/gen" tests/gen/dcfg_trace_gen.c || exit 1
+"$T/gen" --seed 5 --routines 40 --threads 5 --edges-per-thread 4000 --pid 1005 \
+    --dcfg "$T/h.dcfg.json" --edges "$T/h.edges"
+"$TK" encode --dcfg "$T/h.dcfg.json" --level 5 --chunk-instrs 3000 -o "$T/h.trace.json" \
+    "$T/h.edges" || exit 1
+# h.trace.json with chunk C (from 1) of thread TH (FILE: of that file instead) made to claim
+# 999 edges: its sequence runs out of bits when decoded (the trace opens)
+damage() {
+    local l
+    l=$(grep -n "^    \[ $1, \[" "$T/h.trace.json" | cut -d: -f1)
+    sed -E "$((l + $2))s/^( *\[ [0-9]+, [0-9]+, )[0-9]+/\1999/" "${3:-$T/h.trace.json}"
+}
+damage 3 2 >"$T/h3.trace.json"
+damage 1 3 "$T/h3.trace.json" >"$T/h13.trace.json"
+for j in 1 2; do
+    batch "convert --to callgrind -j $j, 5 threads" convert --to callgrind -j $j \
+        --dcfg "$T/h.dcfg.json" "$T/h.trace.json" -o "$T/h.cg"
+    batch "convert --to dot -j $j, 5 threads" convert --to dot -j $j --dcfg "$T/h.dcfg.json" \
+        "$T/h.trace.json"
+    batch "convert --to callgrind --per-thread -j $j, 5 threads" convert --to callgrind \
+        --per-thread -j $j --dcfg "$T/h.dcfg.json" "$T/h.trace.json" -o "$T/hp.cg"
+done
+TRACEKIT_MPI_FANIN=2 batch "convert --to callgrind, 5 threads, fan-in 2" convert \
+    --to callgrind --dcfg "$T/h.dcfg.json" "$T/h.trace.json"
+TRACEKIT_MPI_FANIN=2 batch "convert --to dot --all, fan-in 2" convert --to dot --all \
+    --dcfg "$T/h.dcfg.json" "$T/h.trace.json" -o "$T/h.dot"
+for f in level0 level9 intel; do
+    batch "convert --to callgrind of gen11.$f" convert --to callgrind --dcfg $P/gen11.dcfg.json \
+        $P/gen11.$f.trace.json
+    batch "convert --to dot of gen11.$f" convert --to dot --dcfg $P/gen11.dcfg.json \
+        $P/gen11.$f.trace.json -o "$T/g.dot"
+done
+batch "convert --to callgrind --per-thread of gen11" convert --to callgrind --per-thread \
+    --dcfg $P/gen11.dcfg.json $P/gen11.level9.trace.json -o "$T/gp.cg"
+batch "convert --to callgrind of one thread" convert --to callgrind \
+    --dcfg $P/tailjump.dcfg.json $P/tailjump.trace.json
+batch "convert --to callgrind of a damaged 3rd thread" convert --to callgrind -j 2 \
+    --dcfg "$T/h.dcfg.json" "$T/h3.trace.json" -o "$T/h.cg"
+batch "convert --to dot of damaged 1st and 3rd threads" convert --to dot \
+    --dcfg "$T/h.dcfg.json" "$T/h13.trace.json" -o "$T/h.dot"
+batch "convert --to callgrind --per-thread of damaged threads" convert --to callgrind \
+    --per-thread --dcfg "$T/h.dcfg.json" "$T/h13.trace.json" -o "$T/hp.cg"
+batch "convert --to callgrind of a damaged chunk" convert --to callgrind \
+    --dcfg $P/gen11.dcfg.json "$T/damaged.json"
+batch "convert --to callgrind, a process the DCFG lacks" convert --to callgrind \
+    --dcfg "$T/h.dcfg.json" $P/gen11.level0.trace.json
+batch "convert --to callgrind --per-thread without -o" convert --to callgrind --per-thread \
+    --dcfg "$T/h.dcfg.json" "$T/h.trace.json"
 batch_run 1 2 3 5
 [ $mpi_fail = 0 ] && echo "mpi_dcfg_trace: ok"
 exit $mpi_fail

@@ -4,7 +4,7 @@
 # and svg of several traces, their folded-stacks partials reduced (a cut trace's warning, the
 # map's unknown ids, two clocks); convert --to callgrind and dot of several traces, their events
 # profile partials reduced (functions that first appear in other orders, per thread, a map, a
-# cut trace, a missing one, two clocks); the commands that run on rank 0 alone (info, convert
+# cut trace, a missing one, two clocks; a trace repeated: its threads' processes); the commands that run on rank 0 alone (info, convert
 # to chrome and json, standard input) too. One MPI job per number of ranks runs every command
 # (tests/mpi/batch.c).
 set -uo pipefail
@@ -97,6 +97,11 @@ for j in 1 2; do
         -m tests/data/xray/bin/mtpool $D/mtpool.fdr $D/mtpool-wrapped.fdr $D/mtpool.fdr \
         $D/mtpool.basic -o "$T/j$j-threads.cg"
     batch "convert dot -j $j" convert --to dot -j $j "${traces[@]:0:5}" -o "$T/j$j.dot"
+    # one trace three times: its threads of three processes (6259, 10000006259, 30000006259)
+    batch "convert folded per thread, a trace again -j $j" convert --to folded --per-thread \
+        -j $j $D/mtpool.fdr $D/mtpool.fdr $D/mtpool.basic $D/mtpool.fdr -o "$T/j$j-again.folded"
+    batch "report per thread csv, a trace again -j $j" report --per-thread --format csv -j $j \
+        $D/mtpool.fdr $D/mtpool.fdr $D/mtpool.basic $D/mtpool.fdr
     batch "convert folded, a damaged trace -j $j" convert --to folded -j $j $D/mtpool.fdr \
         $D/calltree.fdr tests/data/xray/fail/unknown-record-type.basic $D/calltree.basic \
         -o "$T/j$j-damaged.folded"

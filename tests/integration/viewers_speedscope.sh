@@ -3,7 +3,8 @@
 # headless Chromium, with the expected names and totals (tests/viewers/expect_speedscope.py):
 # Chrome JSON, folded stacks and Callgrind of the XRay samples and committed real traces,
 # Callgrind and folded stacks of valgrind profiles, Callgrind of a DCFG, Chrome JSON, folded
-# stacks and Callgrind of a DCFG-Trace, and the per-thread Callgrind files; the same of traces
+# stacks and Callgrind of a DCFG-Trace, and the per-thread Callgrind files (of several XRay
+# traces too, a process's threads apart from its repeat's); the same of traces
 # of real programs made now (tests/integration/lib/viewers_real.sh: XRay of a threaded program,
 # valgrind's callgrind, tracekit record --trace of gzip and of the threaded program). One
 # browser loads every file (tests/viewers/speedscope.js).
@@ -41,6 +42,19 @@ xray typed $X/bin/calltree-typed $X/pass/calltree-typed.fdr
 xray mtpool $X/bin/mtpool $X/pass/mtpool.fdr
 viewers_real
 [ -n "$real_xray" ] && xray real-mtpool "$real_mtpool" "$real_xray"
+# several traces, one of them twice: each thread's root names its process ("process KEY thread
+# TID", the repeated trace's keyed 20000006259), so that the two traces' threads stay apart
+several="$X/pass/mtpool.fdr $X/pass/mtpool.basic $X/pass/mtpool.fdr"
+"$TRACEKIT" convert --to folded -m $X/bin/mtpool $several >"$tmp/several.folded" || fail=1
+"$TRACEKIT" convert --to callgrind -m $X/bin/mtpool $several -o "$tmp/several.callgrind" || fail=1
+mkdir -p "$tmp/pt-several"
+"$TRACEKIT" convert --to callgrind --per-thread -m $X/bin/mtpool $several \
+    -o "$tmp/pt-several/callgrind.out.several" || fail=1
+grep -q '^fn=.*process 20000006259 thread 6263$' "$tmp/several.callgrind" ||
+    { echo "FAIL: several traces: no root of the repeated trace's thread"; fail=1; }
+echo "folded $tmp/several.folded" >>"$cases"
+echo "callgrind $tmp/several.callgrind $tmp/several.folded" >>"$cases"
+for f in "$tmp/pt-several"/*; do echo "callgrind $f" >>"$cases"; done
 # speedscope imports *.chrome.json as a Chrome performance recording (docs/viewers.md)
 cp "$tmp/fib.json" "$tmp/fib.chrome.json"
 echo "rejected $tmp/fib.chrome.json" >>"$cases"

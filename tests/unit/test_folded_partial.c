@@ -69,7 +69,10 @@ static void partials(const char *const *paths, int n, tk_folded_weight w, int pe
     }
 }
 
-static void check_set(const char *const *paths, tk_folded_weight w, int per_thread)
+/* per_thread: the stacks of several traces start at their threads' processes; root (when not
+ * NULL) is one of them. */
+static void check_set(const char *const *paths, tk_folded_weight w, int per_thread,
+                      const char *root)
 {
     trace t[3];
     tk_event_source srcs[3], chained;
@@ -82,6 +85,10 @@ static void check_set(const char *const *paths, tk_folded_weight w, int per_thre
     exported e = {&chained, w, per_thread};
     char *want = tk_test_text_of(write_export, &e);
     for (int k = 0; k < 3; k++) trace_close(&t[k]);
+    if (want && per_thread) {
+        TK_CHECK(strncmp(want, "process ", 8) == 0 && !strstr(want, "\nthread "));
+        if (root) TK_CHECK(strstr(want, root) != NULL);
+    }
     /* ((0 + 1) + 2) and (0 + (1 + 2)) */
     tk_folded_partial *a[3], *b[3];
     partials(paths, 3, w, per_thread, a);
@@ -125,10 +132,34 @@ static void test_chained_traces(void)
     static const char *const mt[3] = {X "mtpool.fdr", X "mtpool-wrapped.fdr", X "mtpool.fdr"};
     static const char *const ct[3] = {X "calltree.fdr", X "mtpool.fdr", X "calltree-typed.fdr"};
     for (int per_thread = 0; per_thread < 2; per_thread++) {
-        check_set(mt, TK_FOLDED_TIME, per_thread);
-        check_set(mt, TK_FOLDED_CALLS, per_thread);
-        check_set(ct, TK_FOLDED_TIME, per_thread);
+        /* the third trace is the first again: its threads are of process 2 * 10^10 + pid */
+        check_set(mt, TK_FOLDED_TIME, per_thread, "\nprocess 20000006259 thread 6263;");
+        check_set(mt, TK_FOLDED_CALLS, per_thread, "\nprocess 20000006259 thread 6261;");
+        check_set(ct, TK_FOLDED_TIME, per_thread, "process 6231 thread 6231;");
     }
+}
+
+/* The processes of several traces' threads: the pid, or K * 10^10 + pid for a thread of trace K
+ * whose pid an earlier trace had, in any order of the threads. */
+static void test_process_keys(void)
+{
+    static const int64_t pids[] = {7, 7, 9, 7, 9, 0, 0, 5};
+    static const uint32_t traces[] = {0, 0, 1, 2, 3, 3, 4, UINT32_MAX};
+    static const int64_t want[] = {7, 7, 9, 20000000007, 30000000009, 0, 40000000000, 5};
+    int64_t keys[8];
+    TK_CHECK(tk_event_process_keys(pids, traces, 8, keys, NULL) == TK_OK);
+    for (int i = 0; i < 8; i++) TK_CHECK(keys[i] == want[i]);
+    /* the same threads in another order: the same keys */
+    static const int order[] = {7, 4, 6, 3, 1, 5, 2, 0};
+    int64_t p2[8], k2[8];
+    uint32_t t2[8];
+    for (int i = 0; i < 8; i++) {
+        p2[i] = pids[order[i]];
+        t2[i] = traces[order[i]];
+    }
+    TK_CHECK(tk_event_process_keys(p2, t2, 8, k2, NULL) == TK_OK);
+    for (int i = 0; i < 8; i++) TK_CHECK(k2[i] == want[order[i]]);
+    TK_CHECK(tk_event_process_keys(NULL, NULL, 0, NULL, NULL) == TK_OK);
 }
 
 static void test_refused(void)
@@ -290,5 +321,5 @@ static void test_folded_diff(void)
     tk_folded_partial_free(threads);
 }
 
-TK_TEST_MAIN(TK_CASE(test_chained_traces), TK_CASE(test_refused), TK_CASE(test_refused_clocks),
-             TK_CASE(test_folded_diff))
+TK_TEST_MAIN(TK_CASE(test_chained_traces), TK_CASE(test_process_keys), TK_CASE(test_refused),
+             TK_CASE(test_refused_clocks), TK_CASE(test_folded_diff))

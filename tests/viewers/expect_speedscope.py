@@ -160,7 +160,9 @@ def check_callgrind(tracekit, r, ref, bad, estimated=False):
     if not close(prof["total"], want_total, 0, len(rep["functions"])):
         bad.append(f"{label}: speedscope's total {prof['total']:g}, expected {want_total:g} "
                    f"(tracekit's {rep['totals'][0]})")
-    roots = {n: t for n, (t, _) in prof["frames"].items() if n.startswith("thread ")}
+    # (a thread of several traces: "process KEY thread TID", docs/formats/xray.md)
+    roots = {n: t for n, (t, _) in prof["frames"].items()
+             if n.startswith("thread ") or re.match(r"process -?\d+ thread ", n)}
     if not roots:
         bad.append(f"{label}: no thread root")
     elif not close(sum(roots.values()), rep["totals"][0], 0, len(rep["functions"])):

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dcfg_trace.h"
+#include "team.h"
 
 const cli_opt cli_dcfg_trace_convert_opts[] = {
     {"to", 't', "FMT",
@@ -75,26 +76,43 @@ static int convert_events(const tk_dcfg_trace *t, const tk_cfg *cfg, int chrome,
     return st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
 }
 
-/* The instructions per routine and the call arcs (tk_dcfg_trace_to_profile), written as a
- * callgrind profile (the threads in one part; with out NULL, a file per thread), or with dot
- * non-NULL as a call graph. */
-static int convert_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, const tk_dot_options *dot,
-                           const cli_args *a, unsigned jobs, tk_output *out)
+/* The profile of the trace (tk_dcfg_trace_to_profile) into *prof: in a team, every member's
+ * share of the threads appended at the root (the others' *prof NULL). Returns an exit code. */
+static int make_profile(cli_ctx *ctx, const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned jobs,
+                        tk_profile **prof)
 {
-    tk_profile *prof;
+    if (ctx->team) return cli_dcfg_trace_team_profile(ctx, t, cfg, jobs, prof);
     tk_error err;
     tk_error_clear(&err);
-    if (tk_profile_open(&prof, NULL) != TK_OK)
+    *prof = NULL;
+    if (tk_profile_open(prof, NULL) != TK_OK)
         return cli_error((tk_error_set(&err, TK_ERR_NOMEM, "out of memory"), &err));
     tk_dcfg_trace_convert_options o = TK_DCFG_TRACE_CONVERT_OPTIONS_INIT;
     o.threads = jobs;
-    tk_status st = tk_dcfg_trace_to_profile(t, cfg, prof, &o, &err);
-    int rc = CLI_EXIT_OK;
-    if (st == TK_OK && dot) {
+    if (tk_dcfg_trace_to_profile(t, cfg, *prof, &o, &err) == TK_OK) return CLI_EXIT_OK;
+    tk_profile_free(*prof);
+    *prof = NULL;
+    return cli_error(&err);
+}
+
+/* The instructions per routine and the call arcs (make_profile), written as a callgrind
+ * profile (the threads in one part; with out NULL, a file per thread), or with dot non-NULL
+ * as a call graph; in a team, by the root. */
+static int convert_profile(cli_ctx *ctx, const tk_dcfg_trace *t, const tk_cfg *cfg,
+                           const tk_dot_options *dot, const cli_args *a, unsigned jobs,
+                           tk_output *out)
+{
+    tk_profile *prof;
+    int rc = make_profile(ctx, t, cfg, jobs, &prof);
+    if (rc != CLI_EXIT_OK || !prof) return rc; /* failed, or a member of a team */
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = TK_OK;
+    if (dot) {
         st = tk_profile_write_dot(prof, dot, CLI_WRITER(cli_output_file(out)), &err);
-    } else if (st == TK_OK && !out) {
+    } else if (!out) {
         rc = cli_write_callgrind_parts("convert", a, prof, 0);
-    } else if (st == TK_OK && (st = tk_profile_one_part(&prof, &err)) == TK_OK) {
+    } else if ((st = tk_profile_one_part(&prof, &err)) == TK_OK) {
         tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
         st = tk_callgrind_write(prof, CLI_WRITER(cli_output_file(out)), &wo, &err);
     }
@@ -109,13 +127,13 @@ static const cli_choice convert_targets[] = {
     {"dot", TO_DOT},       {"bbv", TO_BBV},       {NULL, 0}};
 
 /* The trace (and the DCFG) written as `to` says to out. */
-static int convert_to(int to, const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a,
-                      const tk_dot_options *dot, unsigned jobs, tk_output *out)
+static int convert_to(cli_ctx *ctx, int to, const tk_dcfg_trace *t, const tk_cfg *cfg,
+                      const cli_args *a, const tk_dot_options *dot, unsigned jobs, tk_output *out)
 {
     switch (to) {
     case TO_BBV: return cli_dcfg_trace_convert_bbv(t, cfg, a, jobs, out);
-    case TO_CALLGRIND: return convert_profile(t, cfg, NULL, a, jobs, out);
-    case TO_DOT: return convert_profile(t, cfg, dot, a, jobs, out);
+    case TO_CALLGRIND: return convert_profile(ctx, t, cfg, NULL, a, jobs, out);
+    case TO_DOT: return convert_profile(ctx, t, cfg, dot, a, jobs, out);
     default: return convert_events(t, cfg, to == TO_CHROME, to == TO_SVG, a, jobs, out);
     }
 }
@@ -144,23 +162,34 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a)
             to_name);
     if (to != TO_CHROME && cli_dcfg_trace_jobs("convert", a, &jobs) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
+    /* in a team (tracekit-mpi), callgrind and dot are made by every member, each of its
+     * share of the threads (convert_team.c), and written by the root; the others by the root
+     * alone */
+    if (ctx->team && to != TO_CALLGRIND && to != TO_DOT) {
+        if (ctx->team->rank != 0) return CLI_EXIT_OK;
+        ctx->team = NULL;
+    }
+    int writes = cli_team_writes(ctx);
     tk_cfg *cfg = NULL;
-    int rc = cli_dcfg_trace_load_dcfg(a, ctx->progress, &cfg);
-    if (rc != CLI_EXIT_OK) return rc;
+    int rc = cli_dcfg_trace_load_dcfg(a, ctx->progress && writes, &cfg);
     tk_dcfg_trace *t = NULL;
     tk_output *out = NULL;
     int parts = to == TO_CALLGRIND && cli_has(a, "per-thread");
-    if (parts && (rc = cli_need_parts_output("convert", a)) == CLI_EXIT_OK &&
-        (rc = cli_dcfg_trace_open_input(ctx, &t, NULL)) == CLI_EXIT_OK) {
-        rc = convert_profile(t, cfg, NULL, a, jobs, NULL);
-    } else if (!parts && (rc = cli_dcfg_trace_open_input(ctx, &t, NULL)) == CLI_EXIT_OK &&
-               (rc = cli_output_open(a, 0, &out)) == CLI_EXIT_OK) {
-        rc = convert_to(to, t, cfg, a, &dot_opt, jobs, out);
+    if (rc == CLI_EXIT_OK && parts) rc = cli_need_parts_output("convert", a);
+    if (rc == CLI_EXIT_OK) rc = cli_dcfg_trace_open_input(ctx, &t, NULL);
+    if (rc == CLI_EXIT_OK && !parts && writes) rc = cli_output_open(a, 0, &out);
+    if (ctx->team && ctx->team->max(ctx->team, &rc) != 0) rc = CLI_EXIT_BAD_INPUT;
+    if (rc == CLI_EXIT_OK && parts) {
+        rc = convert_profile(ctx, t, cfg, NULL, a, jobs, NULL);
+    } else if (rc == CLI_EXIT_OK) {
+        rc = convert_to(ctx, to, t, cfg, a, &dot_opt, jobs, out);
         if (to == TO_CHROME && rc == CLI_EXIT_OK) cli_warn_chrome_name(a);
-        if (rc == CLI_EXIT_OK)
+        if (rc == CLI_EXIT_OK && out)
             rc = cli_output_commit(out);
         else
             cli_output_abort(out);
+    } else {
+        cli_output_abort(out);
     }
     tk_dcfg_trace_free(t);
     tk_cfg_free(cfg);

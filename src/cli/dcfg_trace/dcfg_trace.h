@@ -70,4 +70,11 @@ void cli_dcfg_trace_encode_help(FILE *f);
 int cli_dcfg_trace_team_report(cli_ctx *ctx, const tk_dcfg_trace *t, size_t th, unsigned jobs,
                                int say, tk_dcfg_trace_report **r);
 
+/* In a team (convert_team.c): the profile of the trace (tk_dcfg_trace_to_profile) into the
+ * root's *prof (the others' NULL), each member making that of its range of the threads (split
+ * by their chunks' bytes) on `jobs` decoding threads, appended in order at the root. Returns an
+ * exit code (the root prints the error of the first thread that fails). */
+int cli_dcfg_trace_team_profile(cli_ctx *ctx, const tk_dcfg_trace *t, const tk_cfg *cfg,
+                                unsigned jobs, tk_profile **prof);
+
 #endif

@@ -10,7 +10,7 @@ const cli_format_ops cli_dcfg_trace_ops = {
              [CLI_CONVERT] = cli_dcfg_trace_convert_opts,
              [CLI_DUMP] = cli_dcfg_trace_dump_opts,
              [CLI_DIFF] = cli_dcfg_trace_diff_opts},
-    .whole = 1u << CLI_REPORT,
+    .whole = 1u << CLI_REPORT | 1u << CLI_CONVERT,
     .run = {[CLI_INFO] = cli_dcfg_trace_info,
             [CLI_CHECK] = cli_dcfg_trace_check,
             [CLI_REPORT] = cli_dcfg_trace_report,

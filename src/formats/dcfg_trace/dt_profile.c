@@ -295,7 +295,9 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
     r.threads = opt ? opt->threads : 0;
     if (tk_profile_intern(prof, "???", 3, &r.unknown_file, NULL) != TK_OK)
         return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    for (size_t th = 0; th < t->nthreads && st == TK_OK; th++) {
+    size_t end =
+        opt && opt->thread_end && opt->thread_end < t->nthreads ? opt->thread_end : t->nthreads;
+    for (size_t th = opt ? opt->thread_begin : 0; th < end && st == TK_OK; th++) {
         const dt_process *P = NULL;
         for (size_t i = 0; i < t->nprocs; i++)
             if (th >= t->procs[i].first_thread &&

@@ -1,0 +1,296 @@
+/* The profile of a DCFG-Trace made of ranges of its threads (tk_dcfg_trace_convert_options
+ * thread_begin, thread_end), serialised (tk_dcfg_trace_profile_serialize), read back and
+ * appended in order (tk_profile_append), as tracekit-mpi's ranks make and merge it: for every
+ * cut of the threads into up to three ranges, and both groupings of the appends, the profile
+ * is the one made of every thread at once (its dump, its callgrind text, its call graph), on
+ * traces generated over gen11's DCFG: walks along its edges with calls, returns and jumps
+ * into other routines, broken by jumps to anywhere (a chunk that starts elsewhere), in small
+ * chunks, threads of other lengths. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tk_test.h"
+#include "tracekit/tracekit.h"
+
+static const char gen11_dcfg[] = "tests/data/dcfg_trace/pass/gen11.dcfg.json";
+
+typedef struct rng {
+    uint64_t s;
+} rng;
+
+static uint64_t next(rng *r)
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A thread's edges: a walk over process p's edges (from the target of the last one when it
+ * has out-edges, else from anywhere; one step in `jump` from anywhere). */
+static size_t walk(const tk_cfg *cfg, const tk_cfg_process *p, rng *r, uint32_t *out, size_t n,
+                   unsigned jump)
+{
+    tk_cfg_process_info pi;
+    tk_cfg_process_get(cfg, p, &pi);
+    uint32_t at = UINT32_MAX;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t e = (uint32_t)(next(r) % pi.nedges);
+        if (at != UINT32_MAX && next(r) % jump) {
+            uint32_t from[64], k = 0;
+            for (uint32_t j = 0; j < pi.nedges && k < 64; j++) {
+                tk_cfg_edge_info ei;
+                tk_cfg_edge_get(cfg, p, j, &ei);
+                if (ei.src == at) from[k++] = j;
+            }
+            if (k) e = from[next(r) % k];
+        }
+        tk_cfg_edge_info ei;
+        tk_cfg_edge_get(cfg, p, e, &ei);
+        out[i] = ei.id;
+        at = ei.tgt;
+    }
+    return n;
+}
+
+/* An encoder's output, in memory. */
+typedef struct buf {
+    char *p;
+    size_t len, cap;
+} buf;
+
+static int put(void *ctx, const void *data, size_t len)
+{
+    buf *b = ctx;
+    if (b->len + len > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        while (cap < b->len + len) cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) return -1;
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, data, len);
+    b->len += len;
+    return 0;
+}
+
+/* A trace of nthreads threads of process 77 (thread k: lens[k] edges), chunks of at most
+ * chunk_edges edges. */
+static tk_dcfg_trace *make_trace(const tk_cfg *cfg, uint64_t seed, size_t nthreads,
+                                 const size_t *lens, uint64_t chunk_edges, unsigned jump)
+{
+    const tk_cfg_process *p = tk_cfg_process_at(cfg, tk_cfg_find_process(cfg, 77));
+    uint32_t *edges[8];
+    for (size_t k = 0; k < nthreads; k++) {
+        rng r = {seed * 131 + k};
+        edges[k] = malloc((lens[k] ? lens[k] : 1) * sizeof **edges);
+        walk(cfg, p, &r, edges[k], lens[k], jump);
+    }
+    tk_dcfg_trace_encode_options o = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
+    o.cfg = cfg;
+    o.chunk_edges = chunk_edges;
+    o.level = (int)(seed % 9) + 1;
+    tk_dcfg_trace_encoder *e;
+    buf b = {NULL, 0, 0};
+    tk_writer w = {put, &b};
+    tk_error err;
+    tk_error_clear(&err);
+    TK_CHECK(tk_dcfg_trace_encoder_open(&e, &o, &err) == TK_OK);
+    for (size_t k = 0; k < nthreads; k++)
+        if (lens[k])
+            TK_CHECK(tk_dcfg_trace_encoder_observe(e, 77, k, edges[k], lens[k], &err) == 0);
+    TK_CHECK(tk_dcfg_trace_encoder_start(e, &w, &err) == TK_OK);
+    for (size_t k = 0; k < nthreads; k++)
+        if (lens[k]) TK_CHECK(tk_dcfg_trace_encoder_encode(e, 77, k, edges[k], lens[k], &err) == 0);
+    TK_CHECK(tk_dcfg_trace_encoder_finish(e, &err) == TK_OK);
+    tk_dcfg_trace_encoder_free(e);
+    for (size_t k = 0; k < nthreads; k++) free(edges[k]);
+    tk_dcfg_trace *t = NULL;
+    TK_CHECK(tk_dcfg_trace_open_memory(&t, b.p, b.len, "gen", NULL, &err) == TK_OK);
+    free(b.p); /* the trace has its copy */
+    return t;
+}
+
+/* What the tests compare of a profile: its dump, its callgrind text and its call graph. */
+static char *text_of(const tk_profile *p)
+{
+    char *s = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&s, &len);
+    if (!f) return NULL;
+    TK_CHECK(tk_profile_dump(p, TK_TEST_WRITER(f), NULL) == TK_OK);
+    tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    TK_CHECK(tk_callgrind_write(p, TK_TEST_WRITER(f), &wo, NULL) == TK_OK);
+    tk_dot_options dot = TK_DOT_OPTIONS_INIT;
+    TK_CHECK(tk_profile_write_dot(p, &dot, TK_TEST_WRITER(f), NULL) == TK_OK);
+    fclose(f);
+    return s;
+}
+
+/* The profile of threads [b, e), as bytes (NULL when the range is empty). */
+static uint8_t *range_bytes(const tk_dcfg_trace *t, const tk_cfg *cfg, size_t b, size_t e,
+                            unsigned threads, size_t *size)
+{
+    *size = 0;
+    if (b == e) return NULL;
+    tk_dcfg_trace_convert_options o = TK_DCFG_TRACE_CONVERT_OPTIONS_INIT;
+    o.thread_begin = b;
+    o.thread_end = e;
+    o.threads = threads;
+    tk_profile *p;
+    uint8_t *d = NULL;
+    TK_CHECK(tk_profile_open(&p, NULL) == TK_OK);
+    TK_CHECK(tk_dcfg_trace_to_profile(t, cfg, p, &o, NULL) == TK_OK);
+    TK_CHECK(tk_dcfg_trace_profile_serialize(p, &d, size, NULL) == TK_OK);
+    tk_profile_free(p);
+    /* canonical: read back, it writes the same bytes */
+    tk_profile *back = NULL;
+    uint8_t *again = NULL;
+    size_t n2 = 0;
+    TK_CHECK(tk_dcfg_trace_profile_deserialize(&back, d, *size, NULL) == TK_OK);
+    TK_CHECK(back && tk_dcfg_trace_profile_serialize(back, &again, &n2, NULL) == TK_OK);
+    TK_CHECK(n2 == *size && again && memcmp(again, d, n2) == 0);
+    tk_free(again);
+    tk_profile_free(back);
+    return d;
+}
+
+/* parts[0..n) (NULL: empty) merged as a reduction does: read, appended in order into the
+ * first (left: ((a b) c); else a (b c)), written again. */
+static tk_profile *merged(uint8_t **parts, const size_t *sizes, size_t n, int left)
+{
+    tk_profile *ps[3] = {NULL, NULL, NULL};
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (parts[i])
+            TK_CHECK(tk_dcfg_trace_profile_deserialize(&ps[m++], parts[i], sizes[i], NULL) ==
+                     TK_OK);
+    if (m == 3 && !left) {
+        TK_CHECK(tk_profile_append(ps[1], ps[2], NULL) == TK_OK);
+        uint8_t *d;
+        size_t len;
+        TK_CHECK(tk_dcfg_trace_profile_serialize(ps[1], &d, &len, NULL) == TK_OK);
+        tk_profile_free(ps[1]);
+        tk_profile_free(ps[2]);
+        TK_CHECK(tk_dcfg_trace_profile_deserialize(&ps[1], d, len, NULL) == TK_OK);
+        tk_free(d);
+        m = 2;
+    }
+    for (size_t i = 1; i < m; i++) {
+        TK_CHECK(tk_profile_append(ps[0], ps[i], NULL) == TK_OK);
+        tk_profile_free(ps[i]);
+    }
+    return ps[0];
+}
+
+/* Every cut of t's threads into three ranges (some empty), both groupings. */
+static void check_cuts(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads)
+{
+    size_t nt = tk_dcfg_trace_thread_count(t);
+    tk_profile *whole;
+    TK_CHECK(tk_profile_open(&whole, NULL) == TK_OK);
+    tk_dcfg_trace_convert_options o = TK_DCFG_TRACE_CONVERT_OPTIONS_INIT;
+    TK_CHECK(tk_dcfg_trace_to_profile(t, cfg, whole, &o, NULL) == TK_OK);
+    char *want = text_of(whole);
+    tk_profile_free(whole);
+    for (size_t a = 0; a <= nt; a++)
+        for (size_t b = a; b <= nt; b++) {
+            uint8_t *parts[3];
+            size_t sizes[3];
+            parts[0] = range_bytes(t, cfg, 0, a, threads, &sizes[0]);
+            parts[1] = range_bytes(t, cfg, a, b, threads, &sizes[1]);
+            parts[2] = range_bytes(t, cfg, b, nt, threads, &sizes[2]);
+            for (int left = 0; left < 2 && nt; left++) {
+                tk_profile *m = merged(parts, sizes, 3, left);
+                char *got = m ? text_of(m) : NULL;
+                if (!TK_CHECK(got && want && strcmp(got, want) == 0))
+                    fprintf(stderr, "  %zu threads cut at %zu and %zu (left %d)\n", nt, a, b, left);
+                free(got);
+                tk_profile_free(m);
+            }
+            for (int i = 0; i < 3; i++) tk_free(parts[i]);
+        }
+    free(want);
+}
+
+static void test_cuts_of_generated_traces(void)
+{
+    tk_cfg *cfg = NULL;
+    TK_CHECK(tk_dcfg_read_path(&cfg, gen11_dcfg, NULL, NULL) == TK_OK);
+    static const size_t lens[][5] = {
+        {300, 0, 0, 0, 0},      {200, 500, 0, 0, 0}, {400, 30, 250, 0, 0},
+        {150, 150, 1, 600, 80}, {0, 90, 300, 0, 40},
+    };
+    static const size_t nthreads[] = {1, 2, 3, 5, 5};
+    for (size_t c = 0; cfg && c < sizeof lens / sizeof *lens; c++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            size_t n = nthreads[c];
+            size_t l[5];
+            for (size_t k = 0; k < n; k++) l[k] = lens[c][k];
+            if (l[0] == 0) l[0] = 1; /* a thread of one edge (the trace needs a first one) */
+            tk_dcfg_trace *t = make_trace(cfg, seed + c * 10, n, l, 7 + seed * 13, 5 + seed * 10);
+            if (t) check_cuts(t, cfg, seed == 2 ? 3 : 1);
+            tk_dcfg_trace_free(t);
+        }
+    tk_cfg_free(cfg);
+}
+
+/* The corpus's traces of gen11 (two threads) and tailjump (one). */
+static void test_cuts_of_corpus_traces(void)
+{
+    static const char *const traces[][2] = {
+        {"tests/data/dcfg_trace/pass/gen11.level0.trace.json", gen11_dcfg},
+        {"tests/data/dcfg_trace/pass/gen11.level9.trace.json", gen11_dcfg},
+        {"tests/data/dcfg_trace/pass/gen11.intel.trace.json", gen11_dcfg},
+        {"tests/data/dcfg_trace/pass/tailjump.trace.json",
+         "tests/data/dcfg_trace/pass/tailjump.dcfg.json"},
+    };
+    for (size_t f = 0; f < sizeof traces / sizeof *traces; f++) {
+        tk_dcfg_trace *t = NULL;
+        tk_cfg *cfg = NULL;
+        TK_CHECK(tk_dcfg_trace_open(&t, traces[f][0], NULL, NULL) == TK_OK);
+        TK_CHECK(tk_dcfg_read_path(&cfg, traces[f][1], NULL, NULL) == TK_OK);
+        if (t && cfg) check_cuts(t, cfg, 1);
+        tk_dcfg_trace_free(t);
+        tk_cfg_free(cfg);
+    }
+}
+
+/* Damaged bytes are refused (every prefix, a byte more, a string twice), never read past. */
+static void test_deserialize_refuses(void)
+{
+    tk_dcfg_trace *t = NULL;
+    tk_cfg *cfg = NULL;
+    TK_CHECK(tk_dcfg_trace_open(&t, "tests/data/dcfg_trace/pass/gen11.level9.trace.json", NULL,
+                                NULL) == TK_OK);
+    TK_CHECK(tk_dcfg_read_path(&cfg, gen11_dcfg, NULL, NULL) == TK_OK);
+    if (!t || !cfg) return;
+    size_t n;
+    uint8_t *d = range_bytes(t, cfg, 0, 2, 1, &n);
+    tk_profile *bad = NULL;
+    tk_error err;
+    for (size_t cut = 0; d && cut < n; cut++)
+        TK_CHECK(tk_dcfg_trace_profile_deserialize(&bad, d, cut, &err) == TK_ERR_FORMAT);
+    uint8_t *more = malloc(n + 1);
+    if (d && more) {
+        memcpy(more, d, n);
+        more[n] = 0;
+        TK_CHECK(tk_dcfg_trace_profile_deserialize(&bad, more, n + 1, &err) == TK_ERR_FORMAT);
+        TK_CHECK_STR(err.message, "DCFG-Trace profile: bytes after the profile");
+        /* the second string made the first's copy: "Ir" twice */
+        memcpy(more, d, n);
+        TK_CHECK(more[5] >= 2 && more[6] == 2 && more[7] == 'I' && more[8] == 'r');
+        more[9] = 2, more[10] = 'I', more[11] = 'r';
+        TK_CHECK(tk_dcfg_trace_profile_deserialize(&bad, more, n, &err) == TK_ERR_FORMAT);
+    }
+    free(more);
+    TK_CHECK(bad == NULL);
+    tk_free(d);
+    tk_dcfg_trace_free(t);
+    tk_cfg_free(cfg);
+}
+
+TK_TEST_MAIN(TK_CASE(test_cuts_of_generated_traces), TK_CASE(test_cuts_of_corpus_traces),
+             TK_CASE(test_deserialize_refuses))
