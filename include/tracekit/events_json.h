@@ -1,8 +1,10 @@
 /* tracekit: an events stream as JSON events, for jq and pandas: one object
  * {"version":1,"clock":{"ticks_per_second":R,"unit":"U"},"events":[...]} with each event on a
  * line of its own ({"kind":"enter","pid":P,"tid":T,"cpu":C,"time":X,"func":F,"name":"N"}, its
- * arguments, type and payload where it has them: docs/formats/xray.md). It streams: memory does
- * not grow with the trace. */
+ * arguments, type and payload where it has them: docs/formats/xray.md). The events of a chain
+ * of several sources (tk_event_chain_init) carry "trace":K after their tid, K the 0-based
+ * place of their source in the chain, so that two sources with one pid stay apart. It
+ * streams: memory does not grow with the trace. */
 #ifndef TRACEKIT_EVENTS_JSON_H
 #define TRACEKIT_EVENTS_JSON_H
 
@@ -34,7 +36,7 @@ typedef struct tk_events_json_join tk_events_json_join;
  * head of the object. Errors: TK_ERR_ARG (no writer), TK_ERR_IO, TK_ERR_NOMEM. */
 TK_API tk_status tk_events_json_join_open(tk_events_json_join **out, const tk_event_source *src,
                                           const tk_writer *w, tk_error *err);
-/* The part of src, the k-th (0-based) of the chained sources, for j, read to its end or to its
+/* The part of src, the k-th (0-based) of the chained sources (its events' "trace"), for j, read to its end or to its
  * failure (the events before it kept, its error too: tk_events_json_part_status), on any
  * thread. Freed before j. Errors: TK_ERR_ARG (k not below the number of sources),
  * TK_ERR_NOMEM (nothing made); the source's failure is the part's, not this function's. */

@@ -18,6 +18,8 @@ typedef struct ej {
     char *quoted; /* a long name quoted */
     size_t quoted_cap;
     int nomem; /* a name could not be quoted ("" written instead) */
+    const tk_event_chain *chain; /* of several sources: each event's is its "trace" */
+    int64_t trace; /* the "trace" member of the events, -1 for none (one source) */
 } ej;
 
 static void ej_init(ej *w, const tk_event_source *src, outbuf *o)
@@ -25,6 +27,7 @@ static void ej_init(ej *w, const tk_event_source *src, outbuf *o)
     memset(w, 0, sizeof *w);
     w->src = src;
     w->o = o;
+    w->trace = -1;
 }
 
 static void ej_free(ej *w) { tk_free(w->quoted); }
@@ -92,6 +95,10 @@ static void put_event(ej *w, const tk_event *ev, int first)
     ob_i64(o, ev->pid);
     ob_write(o, ",\"tid\":", 7);
     ob_i64(o, ev->tid);
+    if (w->trace >= 0) {
+        ob_write(o, ",\"trace\":", 9);
+        ob_u64(o, (uint64_t)w->trace);
+    }
     ob_write(o, ",\"cpu\":", 7);
     ob_u64(o, ev->cpu);
     ob_write(o, ",\"time\":", 8);
@@ -129,6 +136,7 @@ static tk_status put_events(ej *w, int *first, tk_error *err)
     tk_event ev;
     tk_status st;
     while ((st = w->src->next(w->src->ctx, &ev, err)) == TK_OK) {
+        if (w->chain) w->trace = (int64_t)w->chain->cur;
         put_event(w, &ev, *first);
         *first = 0;
     }
@@ -152,6 +160,8 @@ tk_status tk_export_events_json(const tk_event_source *src, const tk_writer *out
     if (!o) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     ej w;
     ej_init(&w, src, o);
+    const tk_event_chain *chain = tk_event_chain_of(src);
+    if (chain && chain->nparts > 1) w.chain = chain;
     put_head(o, src->ticks_per_second, src->time_unit);
     int first = 1;
     tk_status st = put_events(&w, &first, err);
@@ -221,6 +231,7 @@ tk_status tk_events_json_part_open(tk_events_json_part **out, tk_events_json_joi
     p->k = k;
     ej e;
     ej_init(&e, src, o);
+    if (j->nsources > 1) e.trace = (int64_t)k;
     tk_error_clear(&p->err);
     int first = 0;
     p->st = put_events(&e, &first, &p->err);

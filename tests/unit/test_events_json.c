@@ -1,6 +1,7 @@
 /* JSON events (tracekit/events_json.h): the export of a trace; the JSON events of traces chained
  * made part by part and joined in order equal the export of the chain, byte for byte, also
- * where a trace fails (every event before the failure written); a part out of order, a source
+ * where a trace fails (every event before the failure written); each event of several traces
+ * with its "trace", none of one; a part out of order, a source
  * the chain has not, a failing writer. */
 #include <errno.h>
 #include <string.h>
@@ -130,6 +131,20 @@ static void test_event_lines(void)
     TK_CHECK(strstr(s, "\n{\"kind\":\"typed\",\"pid\":6242,") != NULL);
     TK_CHECK(strstr(s, ",\"type\":") != NULL && strstr(s, ",\"data\":\"") != NULL);
     TK_CHECK(strstr(s, "\"trace\":") == NULL); /* one trace */
+    free(s);
+    set_close(&t);
+    /* the same trace twice: each event with the place of its trace */
+    static const char *const twice[] = {"tests/data/xray/pass/calltree-typed.fdr",
+                                        "tests/data/xray/pass/calltree-typed.fdr"};
+    set_open(&t, twice, 2);
+    s = NULL;
+    f = open_memstream(&s, &len);
+    TK_CHECK(tk_export_events_json(&t.all, TK_TEST_WRITER(f), &err) == TK_OK);
+    fclose(f);
+    const char *second = strstr(s, "\"tid\":6242,\"trace\":1,\"cpu\":0,\"time\":2653034291261,");
+    TK_CHECK(strstr(s, "\n{\"kind\":\"enter\",\"pid\":6242,\"tid\":6242,\"trace\":0,") ==
+             strchr(s, '\n'));
+    TK_CHECK(second != NULL && strstr(second, "\"trace\":0") == NULL);
     free(s);
     set_close(&t);
 }
