@@ -446,6 +446,52 @@ static void convert_digest(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned t
     }
 }
 
+/* The profile made of each thread's chunks cut in two at cut (0 to 255: where among them) and
+ * replayed (tk_dcfg_trace_profile_range, _replay: tracekit-mpi's split), as convert_digest's;
+ * and the input's bytes replayed as a range's ops of thread 0, which must not crash. */
+static void split_digest(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned cut,
+                         const uint8_t *data, size_t size, conv_digest *d)
+{
+    memset(d, 0, sizeof *d);
+    tk_error err;
+    tk_error_clear(&err);
+    tk_profile *prof;
+    d->prof_st = TK_ERR_NOMEM;
+    if (tk_profile_open(&prof, NULL) != TK_OK) return;
+    d->prof_st = TK_OK;
+    size_t ir;
+    uint32_t unknown;
+    if (tk_profile_add_event(prof, "Ir", 2, &ir, NULL) != TK_OK ||
+        tk_profile_intern(prof, "???", 3, &unknown, NULL) != TK_OK)
+        d->prof_st = TK_ERR_NOMEM;
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && d->prof_st == TK_OK; th++) {
+        tk_dcfg_trace_thread_info ti;
+        tk_dcfg_trace_thread(t, th, &ti);
+        size_t mid = ti.first_chunk + ti.nchunks * cut / 255, end = ti.first_chunk + ti.nchunks;
+        uint8_t *parts[2] = {NULL, NULL};
+        size_t sizes[2] = {0, 0};
+        d->prof_st = tk_dcfg_trace_profile_range(t, cfg, th, ti.first_chunk, mid, NULL, &parts[0],
+                                                 &sizes[0], &err);
+        if (d->prof_st == TK_OK)
+            d->prof_st =
+                tk_dcfg_trace_profile_range(t, cfg, th, mid, end, NULL, &parts[1], &sizes[1], &err);
+        if (d->prof_st == TK_OK)
+            d->prof_st = tk_dcfg_trace_profile_replay(
+                t, cfg, prof, th, (const uint8_t *const *)parts, sizes, 2, &err);
+        tk_free(parts[0]);
+        tk_free(parts[1]);
+    }
+    snprintf(d->prof_msg, sizeof d->prof_msg, "%s", err.message);
+    tk_writer w = {hash_write, &d->prof_h};
+    tk_callgrind_write_options wo = TK_CALLGRIND_WRITE_OPTIONS_INIT;
+    if (d->prof_st == TK_OK) tk_callgrind_write(prof, &w, &wo, NULL);
+    tk_profile_free(prof);
+    if (tk_dcfg_trace_thread_count(t) && tk_profile_open(&prof, NULL) == TK_OK) {
+        tk_dcfg_trace_profile_replay(t, cfg, prof, 0, &data, &size, 1, NULL);
+        tk_profile_free(prof);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static tk_cfg *cfg;
@@ -498,6 +544,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (one.prof_st != two.prof_st || one.ev_st != two.ev_st || one.prof_h != two.prof_h ||
             one.ev_h != two.ev_h || strcmp(one.prof_msg, two.prof_msg) != 0 ||
             strcmp(one.ev_msg, two.ev_msg) != 0)
+            __builtin_trap();
+        /* each thread's chunks split in two and replayed: the same profile and error */
+        split_digest(t, cfg, size ? data[0] : 0, data, size, &two);
+        if (one.prof_st != two.prof_st || one.prof_h != two.prof_h ||
+            strcmp(one.prof_msg, two.prof_msg) != 0)
             __builtin_trap();
         refused |= one.prof_st == TK_ERR_FORMAT || one.prof_st == TK_ERR_LIMIT;
         refused |= one.ev_st == TK_ERR_FORMAT || one.ev_st == TK_ERR_LIMIT;

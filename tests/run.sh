@@ -68,6 +68,11 @@ build_env() {
     export TRACEKIT="$root/$1/tracekit" BUILD="$root/$1"
     case "$1" in *asan* | *tsan*) export TK_SANITIZED=1 ;; *) unset TK_SANITIZED ;; esac
     case "$1" in *tsan*) export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1} ;; esac
+    # the *jobs* cases run each command with -j 1, 2, 4 ... and without -j (their loops' 0:
+    # as many threads as CPUs, the -j 2 of the list on a 2-core machine); under
+    # ThreadSanitizer the -j N runs are the threads' check, and the run without -j (the
+    # default's parse, which the other builds run) is left out
+    case "$1" in *tsan*) export TK_WITHOUT_J= ;; *) unset TK_WITHOUT_J ;; esac
 }
 
 job_unit() { # build name
@@ -257,23 +262,50 @@ for i in "${!builds[@]}"; do
         queue+=("$i unit $b $name 0")
     done
 done
-# CLI cases in batches of 20 per build (a case is a few processes)
+# CLI cases in batches of 20 per build (a case is a few processes); a ThreadSanitizer
+# build's (its *jobs* cases, seconds each: tests/cli/callgrind/read_jobs 11 s on the 2-core
+# VM) in batches of 2, the slowest first, queued after the integration scripts (at the end
+# of the queue they were its last minute, one batch on one CPU)
 find tests/cli -name '*.cmd' | sort >"$work/cases"
+tsan_slow=(callgrind/read_jobs xray/convert_json_jobs csi/convert_jobs csi/convert_dot_jobs
+    dcfg_trace/convert_stack_jobs dcfg_trace/convert_bbv_jobs xray/convert_chrome_jobs)
+early=()
 for i in "${!builds[@]}"; do
     b=${builds[$i]}
     [ "${build_ok[$b]}" = 1 ] || continue
     f=0; [ $i = 0 ] && f=1
     [ -n "${TK_REGEN:-}" ] && [ $f = 0 ] && continue
     : >"$work/cases.$i"
+    per=20
+    case "$b" in
+    *tsan*)
+        per=2
+        for n in "${tsan_slow[@]}"; do
+            [ -f "tests/cli/$n.cmd" ] && wanted "$n" && echo "tests/cli/$n.cmd" >>"$work/cases.$i"
+        done
+        ;;
+    esac
     while IFS= read -r c; do
         name=${c%.cmd}; name=${name#tests/cli/}
         wanted "$name" || continue
-        case "$b" in *tsan*) case "$name" in *jobs*) ;; *) continue ;; esac ;; esac
+        case "$b" in *tsan*) case "$name" in *jobs*) ;; *) continue ;; esac
+            [[ " ${tsan_slow[*]} " == *" $name "* ]] && continue ;; esac
         echo "$c" >>"$work/cases.$i"
     done <"$work/cases"
-    split -l 20 -d -a 3 "$work/cases.$i" "$work/batch.$i."
-    for l in "$work/batch.$i."*; do [ -s "$l" ] && queue+=("$i cli $b $l $f"); done
+    split -l $per -d -a 3 "$work/cases.$i" "$work/batch.$i."
+    for l in "$work/batch.$i."*; do
+        [ -s "$l" ] || continue
+        case "$b" in *tsan*) early+=("$i cli $b $l $f") ;; *) queue+=("$i cli $b $l $f") ;; esac
+    done
 done
+# the ThreadSanitizer batches after the integration scripts, before the unit tests
+if [ ${#early[@]} -gt 0 ]; then
+    k=0
+    while [ $k -lt ${#queue[@]} ] && [[ ${queue[$k]} == *" integration "* || ${queue[$k]} == *" viewers_real "* ]]; do
+        k=$((k + 1))
+    done
+    queue=("${queue[@]:0:$k}" "${early[@]}" "${queue[@]:$k}")
+fi
 
 # ---- run them -------------------------------------------------------------
 exec 9>"$work/viewers.lock"

@@ -332,6 +332,27 @@ TK_API tk_status tk_dcfg_trace_profile_serialize(const tk_profile *p, uint8_t **
 TK_API tk_status tk_dcfg_trace_profile_deserialize(tk_profile **out, const uint8_t *data,
                                                    size_t size, tk_error *err);
 
+/* One thread's chunks split into ranges (docs/mpi.md, "DCFG-Trace profiles"): the partial of
+ * thread th's chunks whose global index is in [chunk_begin, chunk_end) (a contiguous range of
+ * the thread's), made without the chunks before it: the edges taken in the context of the
+ * stack it starts on, kept to be taken again, and what each stretch above a frame that a
+ * call inside the range opened did (its rows, its open frames), with the range's first error.
+ * *data is the caller's (tk_free). Returns TK_OK (the range's own errors are in the bytes),
+ * TK_ERR_FORMAT (the thread's process not in the DCFG), TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_profile_range(const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
+                                             size_t chunk_begin, size_t chunk_end,
+                                             const tk_dcfg_trace_convert_options *opt,
+                                             uint8_t **data, size_t *size, tk_error *err);
+/* Thread th's part added to prof (after its parts: prof as tk_dcfg_trace_to_profile has made
+ * those of the threads before th) from the partials of consecutive ranges that cover its
+ * chunks, in order: the part tk_dcfg_trace_to_profile makes of the thread, and its error (the
+ * first in the thread's order). Returns TK_OK, TK_ERR_FORMAT (the thread's, or bytes that are
+ * no such partial), TK_ERR_LIMIT, TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_profile_replay(const tk_dcfg_trace *t, const tk_cfg *cfg,
+                                              tk_profile *prof, size_t th,
+                                              const uint8_t *const *parts, const size_t *sizes,
+                                              size_t n, tk_error *err);
+
 /* ---- writing --------------------------------------------------------------- */
 
 typedef struct tk_dcfg_trace_encoder tk_dcfg_trace_encoder;

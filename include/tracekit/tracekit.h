@@ -31,6 +31,7 @@
 #include "dcfg_trace.h"
 #include "events.h"
 #include "events_profile.h"
+#include "events_json.h"
 #include "latency.h"
 #include "viewers.h"
 #include "flamegraph.h"

@@ -1,7 +1,6 @@
 /* Chrome trace-event / Perfetto JSON from an events stream, written with hand-rolled number
- * formatting into a block buffer (the export of a big trace is dominated by formatting). */
-#include <errno.h>
-#include <pthread.h>
+ * formatting into a block buffer (export/text_out.h: the export of a big trace is dominated by
+ * formatting). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,114 +10,12 @@
 #include "core/arena.h"
 #include "core/hash.h"
 #include "core/num.h"
+#include "export/text_out.h"
 #include "tracekit/textout.h"
 #include "model/events.h"
 #include "tracekit/viewers.h"
 
-#define OUT_BLOCK (1u << 16)
 #define NAME_DIRECT_MAX (1u << 22)
-
-typedef struct outbuf {
-    tk_writer w;
-    char buf[OUT_BLOCK + 1024];
-    size_t len;
-    int failed;
-} outbuf;
-
-static void ob_flush(outbuf *o)
-{
-    errno = 0;
-    if (o->len && !o->failed && o->w.write(o->w.ctx, o->buf, o->len) != 0)
-        o->failed = errno ? errno : EIO;
-    o->len = 0;
-}
-
-/* A full block written out, the bytes past it moved to the front. The writer is handed whole
- * blocks of OUT_BLOCK bytes until the last flush: what it got when the export stops early (an
- * error of the source) is the first OUT_BLOCK * k bytes of the text, k as many as are whole,
- * the same whether the text was made in one run or joined from parts (tk_chrome_join_add). */
-static void ob_spill(outbuf *o)
-{
-    errno = 0;
-    if (!o->failed && o->w.write(o->w.ctx, o->buf, OUT_BLOCK) != 0) o->failed = errno ? errno : EIO;
-    o->len -= OUT_BLOCK;
-    memmove(o->buf, o->buf + OUT_BLOCK, o->len);
-}
-
-/* After the buffer grew: below OUT_BLOCK bytes again, so that 1024 more always fit. */
-static inline void ob_settle(outbuf *o)
-{
-    if (o->len >= OUT_BLOCK) ob_spill(o);
-}
-
-/* Room for n more bytes (n <= 1024 for the small writes): there is, as len < OUT_BLOCK. */
-static inline char *ob_room(outbuf *o, size_t n)
-{
-    (void)n;
-    return o->buf + o->len;
-}
-
-static void ob_write_long(outbuf *o, const char *s, size_t n)
-{
-    while (n) {
-        size_t k = OUT_BLOCK - o->len < n ? OUT_BLOCK - o->len : n;
-        memcpy(o->buf + o->len, s, k);
-        o->len += k;
-        s += k;
-        n -= k;
-        ob_settle(o);
-    }
-}
-
-static inline void ob_write(outbuf *o, const char *s, size_t n)
-{
-    if (n > 1024) {
-        ob_write_long(o, s, n);
-        return;
-    }
-    memcpy(ob_room(o, n), s, n);
-    o->len += n;
-    ob_settle(o);
-}
-
-static inline void ob_puts(outbuf *o, const char *s) { ob_write(o, s, strlen(s)); }
-
-static const char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-static inline void ob_u64(outbuf *o, uint64_t v)
-{
-    char tmp[24];
-    char *e = tmp + sizeof tmp, *p = e;
-    while (v >= 100) {
-        unsigned d = (unsigned)(v % 100);
-        v /= 100;
-        p -= 2;
-        memcpy(p, digit_pairs + 2 * d, 2);
-    }
-    if (v >= 10) {
-        p -= 2;
-        memcpy(p, digit_pairs + 2 * v, 2);
-    } else {
-        *--p = (char)('0' + v);
-    }
-    size_t n = (size_t)(e - p);
-    memcpy(ob_room(o, 24), p, n);
-    o->len += n;
-    ob_settle(o);
-}
-
-static inline void ob_i64(outbuf *o, int64_t v)
-{
-    if (v < 0) {
-        ob_write(o, "-", 1);
-        ob_u64(o, (uint64_t)0 - (uint64_t)v);
-    } else {
-        ob_u64(o, (uint64_t)v);
-    }
-}
 
 /* ns as microseconds with exactly 3 decimals. */
 static inline void ob_micros(outbuf *o, int64_t ns)
@@ -661,16 +558,6 @@ static tk_status run_events(chrome *c, tk_callstacks *cs, const tk_event_source 
     return st;
 }
 
-static outbuf *outbuf_open(const tk_writer *w)
-{
-    outbuf *o = tk_malloc(sizeof *o);
-    if (!o) return NULL;
-    o->w = *w;
-    o->len = 0;
-    o->failed = 0;
-    return o;
-}
-
 /* c over src's clock from start, writing into o; its first event opens the list when first. */
 static void chrome_init(chrome *c, const tk_event_source *src, uint64_t start, outbuf *o, int first)
 {
@@ -736,84 +623,9 @@ tk_status tk_export_chrome(const tk_event_source *src, const tk_writer *out, tk_
 
 /* ---- a trace of sources chained, made part by part ------------------------------------ */
 
-/* Blocks of OUT_BLOCK bytes that parts no longer need, for the next parts (made on other
- * threads: under the lock), so that their text does not fault fresh pages in. */
-typedef struct block_pool {
-    pthread_mutex_t lock;
-    char **free;
-    size_t n, cap;
-} block_pool;
-
-static char *pool_get(block_pool *pool)
-{
-    char *b = NULL;
-    pthread_mutex_lock(&pool->lock);
-    if (pool->n) b = pool->free[--pool->n];
-    pthread_mutex_unlock(&pool->lock);
-    return b ? b : tk_malloc(OUT_BLOCK);
-}
-
-static void pool_put(block_pool *pool, char **blocks, size_t n)
-{
-    pthread_mutex_lock(&pool->lock);
-    if (pool->n + n > pool->cap) {
-        size_t ncap = pool->cap ? pool->cap : 64;
-        while (ncap < pool->n + n) ncap *= 2;
-        char **nf = tk_reallocarray(pool->free, ncap, sizeof *nf);
-        if (nf) {
-            pool->free = nf;
-            pool->cap = ncap;
-        }
-    }
-    size_t k = 0;
-    for (; k < n && pool->n < pool->cap; k++) pool->free[pool->n++] = blocks[k];
-    pthread_mutex_unlock(&pool->lock);
-    for (; k < n; k++) tk_free(blocks[k]);
-}
-
-/* A part's text in blocks of the pool (a writer's context: it is handed at most OUT_BLOCK
- * bytes at a time, the spills of an outbuf and its last flush). */
-typedef struct blocks {
-    block_pool *pool;
-    char **data;
-    size_t *len;
-    size_t n, cap;
-} blocks;
-
-static int blocks_write(void *ctx, const void *data, size_t len)
-{
-    blocks *b = ctx;
-    if (len > OUT_BLOCK) return -1;
-    if (b->n == b->cap) {
-        size_t ncap = b->cap ? b->cap * 2 : 16;
-        char **nd = tk_reallocarray(b->data, ncap, sizeof *nd);
-        size_t *nl = nd ? tk_reallocarray(b->len, ncap, sizeof *nl) : NULL;
-        if (nd) b->data = nd;
-        if (!nd || !nl) return -1;
-        b->len = nl;
-        b->cap = ncap;
-    }
-    char *block = pool_get(b->pool);
-    if (!block) return -1;
-    memcpy(block, data, len);
-    b->data[b->n] = block;
-    b->len[b->n++] = len;
-    return 0;
-}
-
-static void blocks_free(blocks *b)
-{
-    pool_put(b->pool, b->data, b->n);
-    tk_free(b->data);
-    tk_free(b->len);
-    b->data = NULL;
-    b->len = NULL;
-    b->n = b->cap = 0;
-}
-
 struct tk_chrome_part {
-    blocks body; /* its events, each after ",\n" */
-    blocks tail; /* the calls open at its end, closed */
+    tk_text_blocks body; /* its events, each after ",\n" */
+    tk_text_blocks tail; /* the calls open at its end, closed */
     int64_t *ids; /* pid, tid of each thread with events, in the order of their index */
     uint32_t nthreads;
     int nomem; /* a name or a thread's record could not be kept ("?" written instead) */
@@ -825,7 +637,7 @@ struct tk_chrome_join {
     outbuf *o;
     chrome c; /* its first and failed, for the separators and the metadata */
     uint64_t start; /* the chain's start_time */
-    block_pool pool;
+    tk_text_pool pool; /* the parts' blocks */
     char *tails; /* the parts' open calls, written at the end */
     size_t tails_len, tails_cap;
     int64_t *ids; /* process key, tid of the parts' threads */
@@ -839,8 +651,8 @@ struct tk_chrome_join {
 void tk_chrome_part_free(tk_chrome_part *p)
 {
     if (!p) return;
-    blocks_free(&p->body);
-    blocks_free(&p->tail);
+    tk_text_blocks_free(&p->body);
+    tk_text_blocks_free(&p->tail);
     tk_free(p->ids);
     tk_free(p);
 }
@@ -866,7 +678,7 @@ tk_status tk_chrome_part_open(tk_chrome_part **out, tk_chrome_join *j, const tk_
 {
     *out = NULL;
     tk_chrome_part *p = tk_calloc(1, sizeof *p);
-    tk_writer w = {blocks_write, p ? &p->body : NULL};
+    tk_writer w = {tk_text_blocks_write, p ? &p->body : NULL};
     outbuf *o = p ? outbuf_open(&w) : NULL;
     if (!o) {
         tk_free(p);
@@ -915,7 +727,7 @@ tk_status tk_chrome_join_open(tk_chrome_join **out, const tk_event_source *src, 
     tk_chrome_join *j = tk_calloc(1, sizeof *j);
     if (j) j->o = outbuf_open(w);
     if (j) j->time_unit = tk_malloc(strlen(unit) + 1);
-    if (!j || !j->o || !j->time_unit || pthread_mutex_init(&j->pool.lock, NULL) != 0) {
+    if (!j || !j->o || !j->time_unit || tk_text_pool_init(&j->pool) != 0) {
         if (j) tk_free(j->o);
         if (j) tk_free(j->time_unit);
         tk_free(j);
@@ -1045,9 +857,9 @@ static int join_keep(tk_chrome_join *j, const tk_chrome_part *p, pid_remap *r)
 {
     for (size_t i = 0; i < p->tail.n; i++) {
         if (r->n)
-            remap_text(j, r, p->tail.data[i], p->tail.len[i], join_tail_text);
+            remap_text(j, r, p->tail.data[i], tk_text_blocks_len(&p->tail, i), join_tail_text);
         else
-            join_tail_text(j, p->tail.data[i], p->tail.len[i]);
+            join_tail_text(j, p->tail.data[i], tk_text_blocks_len(&p->tail, i));
     }
     if (j->c.failed) return -1;
     if (!p->nthreads) return 0;
@@ -1076,9 +888,9 @@ tk_status tk_chrome_join_add(tk_chrome_join *j, const tk_chrome_part *p, tk_erro
     if (part_remap(j, p, j->nparts++, &r) != 0) j->c.failed = 1;
     for (size_t i = 0; i < p->body.n; i++) {
         if (r.n)
-            remap_text(j, &r, p->body.data[i], p->body.len[i], join_text);
+            remap_text(j, &r, p->body.data[i], tk_text_blocks_len(&p->body, i), join_text);
         else
-            join_text(j, p->body.data[i], p->body.len[i]);
+            join_text(j, p->body.data[i], tk_text_blocks_len(&p->body, i));
     }
     r.m = r.nnum = 0;
     tk_status st = p->st;
@@ -1107,9 +919,7 @@ void tk_chrome_join_free(tk_chrome_join *j)
 {
     if (!j) return;
     chrome_free(&j->c);
-    for (size_t i = 0; i < j->pool.n; i++) tk_free(j->pool.free[i]);
-    tk_free(j->pool.free);
-    pthread_mutex_destroy(&j->pool.lock);
+    tk_text_pool_free(&j->pool);
     tk_free(j->tails);
     tk_free(j->ids);
     tk_hmap_free(&j->first_part);

@@ -32,9 +32,9 @@ batch "convert --to bbv --loop-boundaries" convert --to bbv --dcfg $P/gen11.dcfg
     --interval 50 --loop-boundaries --markers /dev/stderr -j 2 $P/gen11.intel.trace.json
 batch "convert --to bbv of a damaged chunk" convert --to bbv --dcfg $P/gen11.dcfg.json \
     --interval 50 -j 3 "$T/damaged.json" -o "$T/bbv.bb"
-# convert --to callgrind and --to dot split by whole threads (docs/mpi.md, "DCFG-Trace
-# profiles"): a generated trace of 5 threads of small chunks, gen11's 2 threads, tailjump's one
-# (on one rank whatever the job), with -j 1 and 2, one part and a file per thread; damaged
+# convert --to callgrind and --to dot, each thread's chunks split across the ranks (docs/mpi.md,
+# "DCFG-Trace profiles"): a generated trace of 5 threads of small chunks, one of one thread,
+# gen11's 2 threads, tailjump's one, with -j 1 and 2, one part and a file per thread; damaged
 # chunks in later threads (the first in thread order is the error, no output), a process the
 # DCFG lacks
 cc -std=c11 -O2 -D_GNU_SOURCE -o "$T/gen" tests/gen/dcfg_trace_gen.c || exit 1
@@ -51,6 +51,28 @@ damage() {
 }
 damage 3 2 >"$T/h3.trace.json"
 damage 1 3 "$T/h3.trace.json" >"$T/h13.trace.json"
+# one thread of 40-odd chunks: its chunks split across the ranks; damaged in its middle
+"$T/gen" --seed 9 --routines 60 --threads 1 --edges-per-thread 12000 --pid 1005 \
+    --dcfg "$T/one.dcfg.json" --edges "$T/one.edges"
+"$TK" encode --dcfg "$T/one.dcfg.json" --level 9 --chunk-instrs 2000 -o "$T/one.trace.json" \
+    "$T/one.edges" || exit 1
+l=$(grep -n '^    \[ 0, \[' "$T/one.trace.json" | cut -d: -f1)
+sed -E "$((l + 20))s/^( *\[ [0-9]+, [0-9]+, )[0-9]+/\1999/" "$T/one.trace.json" >"$T/one20.trace.json"
+sed -E "$((l + 30))s/^( *\[ [0-9]+, [0-9]+, [0-9]+, )[0-9]+/\17/" "$T/one.trace.json" \
+    >"$T/one30.trace.json"
+for j in 1 2; do
+    batch "convert --to callgrind -j $j, one thread" convert --to callgrind -j $j \
+        --dcfg "$T/one.dcfg.json" "$T/one.trace.json" -o "$T/one.cg"
+    batch "convert --to dot -j $j, one thread" convert --to dot -j $j \
+        --dcfg "$T/one.dcfg.json" "$T/one.trace.json"
+done
+TRACEKIT_MPI_FANIN=2 batch "convert --to callgrind --per-thread, one thread, fan-in 2" \
+    convert --to callgrind --per-thread --dcfg "$T/one.dcfg.json" "$T/one.trace.json" \
+    -o "$T/onep.cg"
+batch "convert --to callgrind, one thread damaged at its 20th chunk" convert --to callgrind \
+    --dcfg "$T/one.dcfg.json" "$T/one20.trace.json" -o "$T/one.cg"
+batch "convert --to dot, one thread's 30th chunk at another edge" convert --to dot -j 2 \
+    --dcfg "$T/one.dcfg.json" "$T/one30.trace.json"
 for j in 1 2; do
     batch "convert --to callgrind -j $j, 5 threads" convert --to callgrind -j $j \
         --dcfg "$T/h.dcfg.json" "$T/h.trace.json" -o "$T/h.cg"

@@ -4,8 +4,9 @@
 # and svg of several traces, their folded-stacks partials reduced (a cut trace's warning, the
 # map's unknown ids, two clocks); convert --to callgrind and dot of several traces, their events
 # profile partials reduced (functions that first appear in other orders, per thread, a map, a
-# cut trace, a missing one, two clocks; a trace repeated: its threads' processes); the commands that run on rank 0 alone (info, convert
-# to chrome and json, standard input) too. One MPI job per number of ranks runs every command
+# cut trace, a missing one, two clocks; a trace repeated: its threads' processes); the commands
+# that run on rank 0 alone (info, convert to chrome and json, a trace twice among them, standard
+# input) too. One MPI job per number of ranks runs every command
 # (tests/mpi/batch.c).
 set -uo pipefail
 T=$(mktemp -d)
@@ -25,6 +26,9 @@ batch "report of two clocks" report "${traces[@]}" -o "$T/none.txt"
 batch "info" info "${traces[@]:0:3}"
 batch "convert" convert --to chrome $D/mtpool.fdr $D/calltree.fdr -o "$T/mtpool.json"
 batch "convert json of several" convert --to json "${traces[@]:0:3}" -o "$T/events.json"
+# a trace twice: its events apart by their "trace" (docs/formats/xray.md), -j 2 as -j 1
+batch "convert json of a trace twice, -j 2" convert --to json -j 2 $D/mtpool.fdr $D/calltree.fdr \
+    $D/mtpool.fdr -o "$T/twice.json"
 # folded stacks merged along the tree
 batch "convert folded" convert --to folded "${traces[@]:0:5}" -o "$T/all.folded"
 TRACEKIT_MPI_FANIN=2 batch "convert folded per thread by calls, fan-in 2" \

@@ -292,5 +292,111 @@ static void test_deserialize_refuses(void)
     tk_cfg_free(cfg);
 }
 
-TK_TEST_MAIN(TK_CASE(test_cuts_of_generated_traces), TK_CASE(test_cuts_of_corpus_traces),
-             TK_CASE(test_deserialize_refuses))
+/* The profile made thread by thread from the ranges of each thread's chunks: thread k's
+ * chunks [first, first + nchunks) cut at cuts[k][0..ncuts[k]) (global indexes, ascending). */
+static char *replayed(const tk_dcfg_trace *t, const tk_cfg *cfg, size_t *const *cuts,
+                      const size_t *ncuts, unsigned threads, tk_status *st, tk_error *err)
+{
+    tk_profile *p;
+    TK_CHECK(tk_profile_open(&p, NULL) == TK_OK);
+    tk_dcfg_trace_convert_options o = TK_DCFG_TRACE_CONVERT_OPTIONS_INIT;
+    o.threads = threads;
+    *st = TK_OK;
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && *st == TK_OK; th++) {
+        tk_dcfg_trace_thread_info ti;
+        tk_dcfg_trace_thread(t, th, &ti);
+        uint8_t *parts[8];
+        size_t sizes[8], n = 0, at = ti.first_chunk;
+        for (size_t c = 0; c <= ncuts[th]; c++) {
+            size_t end = c < ncuts[th] ? cuts[th][c] : ti.first_chunk + ti.nchunks;
+            TK_CHECK(tk_dcfg_trace_profile_range(t, cfg, th, at, end, &o, &parts[n], &sizes[n],
+                                                 NULL) == TK_OK);
+            n++;
+            at = end;
+        }
+        *st = tk_dcfg_trace_profile_replay(t, cfg, p, th, (const uint8_t *const *)parts, sizes, n,
+                                           err);
+        for (size_t i = 0; i < n; i++) tk_free(parts[i]);
+    }
+    char *text = *st == TK_OK ? text_of(p) : NULL;
+    tk_profile_free(p);
+    return text;
+}
+
+/* Every thread's chunks cut at every boundary (one cut), and at every pair of boundaries for
+ * threads of few chunks, the others whole: the serial profile, or its error. */
+static void check_chunk_cuts(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned threads)
+{
+    tk_profile *whole;
+    TK_CHECK(tk_profile_open(&whole, NULL) == TK_OK);
+    tk_dcfg_trace_convert_options o = TK_DCFG_TRACE_CONVERT_OPTIONS_INIT;
+    tk_error werr, gerr;
+    tk_error_clear(&werr);
+    tk_status wst = tk_dcfg_trace_to_profile(t, cfg, whole, &o, &werr);
+    char *want = wst == TK_OK ? text_of(whole) : NULL;
+    tk_profile_free(whole);
+    size_t nt = tk_dcfg_trace_thread_count(t);
+    size_t none[8][2], *cuts[8], ncuts[8];
+    for (size_t th = 0; th < nt && th < 8; th++) {
+        cuts[th] = none[th];
+        ncuts[th] = 0;
+    }
+    for (size_t th = 0; th < nt && th < 8; th++) {
+        tk_dcfg_trace_thread_info ti;
+        tk_dcfg_trace_thread(t, th, &ti);
+        size_t lo = ti.first_chunk, hi = ti.first_chunk + ti.nchunks;
+        for (size_t a = lo; a <= hi; a++)
+            for (size_t b = a; b <= hi; b++) {
+                if (b != a && ti.nchunks > 12) continue;
+                none[th][0] = a;
+                none[th][1] = b;
+                ncuts[th] = b == a ? 1 : 2;
+                tk_status st;
+                tk_error_clear(&gerr);
+                char *got = replayed(t, cfg, cuts, ncuts, threads, &st, &gerr);
+                int same = st == wst && (wst != TK_OK ? strcmp(gerr.message, werr.message) == 0
+                                                      : got && want && strcmp(got, want) == 0);
+                if (!TK_CHECK(same))
+                    fprintf(stderr, "  thread %zu cut at %zu and %zu: %d %s / %d %s\n", th, a, b,
+                            (int)st, gerr.message, (int)wst, werr.message);
+                free(got);
+            }
+        ncuts[th] = 0;
+    }
+    free(want);
+}
+
+static void test_chunk_cuts(void)
+{
+    tk_cfg *cfg = NULL;
+    TK_CHECK(tk_dcfg_read_path(&cfg, gen11_dcfg, NULL, NULL) == TK_OK);
+    static const size_t lens[][3] = {{300, 0, 0}, {200, 500, 0}, {400, 30, 250}};
+    static const size_t nthreads[] = {1, 2, 3};
+    for (size_t c = 0; cfg && c < sizeof lens / sizeof *lens; c++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            tk_dcfg_trace *t =
+                make_trace(cfg, seed + c * 10, nthreads[c], lens[c], 7 + seed * 5, 3 + seed * 8);
+            if (t) check_chunk_cuts(t, cfg, seed == 2 ? 3 : 1);
+            tk_dcfg_trace_free(t);
+        }
+    static const char *const traces[][2] = {
+        {"tests/data/dcfg_trace/pass/gen11.level0.trace.json", gen11_dcfg},
+        {"tests/data/dcfg_trace/pass/gen11.intel.trace.json", gen11_dcfg},
+        {"tests/data/dcfg_trace/pass/tailjump.trace.json",
+         "tests/data/dcfg_trace/pass/tailjump.dcfg.json"},
+        {"tests/data/dcfg_trace/fail/bad_edge_not_in_dcfg.trace.json", gen11_dcfg},
+    };
+    for (size_t f = 0; f < sizeof traces / sizeof *traces; f++) {
+        tk_dcfg_trace *t = NULL;
+        tk_cfg *g = NULL;
+        TK_CHECK(tk_dcfg_trace_open(&t, traces[f][0], NULL, NULL) == TK_OK);
+        TK_CHECK(tk_dcfg_read_path(&g, traces[f][1], NULL, NULL) == TK_OK);
+        if (t && g) check_chunk_cuts(t, g, 1);
+        tk_dcfg_trace_free(t);
+        tk_cfg_free(g);
+    }
+    tk_cfg_free(cfg);
+}
+
+TK_TEST_MAIN(TK_CASE(test_chunk_cuts), TK_CASE(test_cuts_of_generated_traces),
+             TK_CASE(test_cuts_of_corpus_traces), TK_CASE(test_deserialize_refuses))

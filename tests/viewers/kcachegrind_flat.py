@@ -24,6 +24,16 @@ import sys
 
 SCALE = int(os.environ.get("TK_OCR_SCALE", "3"))  # a second reading of a shot takes another
 BORDER = 8  # px of white around each crop (unscaled)
+# the rows' pitch in px: 19 at Qt's 96 dpi, 20 with QT_FONT_DPI=120 (the second rendering of
+# tests/integration/viewers_kcachegrind.sh: other glyphs, other misreads)
+ROW = int(os.environ.get("TK_OCR_ROW", "19"))
+# where the Incl. number is read from (right of the bar of a row below 100 %) and how much of
+# the names: wider glyphs at 120 dpi start further left and run further right
+INCL_X = int(os.environ.get("TK_OCR_INCL_X", "36"))
+NAME_W = int(os.environ.get("TK_OCR_NAME_W", "100"))
+# the first row's top below the header's separators (its glyphs start 9 px below at 96 dpi,
+# 7 px at 120)
+TOP = int(os.environ.get("TK_OCR_TOP", "9"))
 
 
 def image(path, geometry):
@@ -70,7 +80,7 @@ def ocr_column(path, x0, x1, top, sel, digits, height):
         if len(f) < 12 or not f[11].strip():
             continue
         y = (int(f[7]) + int(f[9]) / 2) / SCALE - BORDER
-        words.setdefault(int(y // 19), []).append((int(f[6]), f[11]))
+        words.setdefault(int(y // ROW), []).append((int(f[6]), f[11]))
     return {k: " ".join(w for _, w in sorted(v)) for k, v in words.items()}
 
 
@@ -83,21 +93,21 @@ def pixels(path, geometry):
 
 def read(path, nrows, seen):
     y, seps = header(image(path, "330x220+0+0"))
-    top = y + 9                       # the rows start below the header
+    top = y + TOP                     # the rows start below the header
     # everything read below lies within the header's rows and columns
-    key = (y, tuple(seps), pixels(path, f"{seps[2] + 118}x{top + nrows * 19}+0+0"))
+    key = (y, tuple(seps), pixels(path, f"{seps[2] + 18 + NAME_W}x{top + nrows * ROW}+0+0"))
     if key in seen:
         return seen[key]
-    column = image(path, f"1x{nrows * 19}+{seps[2] + 60}+{top}")
+    column = image(path, f"1x{nrows * ROW}+{seps[2] + 60}+{top}")
     sel = [top + i for i, c in enumerate(column) if c and c[0] == "#308CC6"]
     sel = (min(sel), max(sel)) if sel else None
-    h = nrows * 19
+    h = nrows * ROW
     # the Incl. cell: a bar in its first 32 px, the number right of it (none when KCachegrind
     # made the column too narrow for it: "")
-    incl = ocr_column(path, 36, seps[0], top, sel, True, h) if seps[0] - 36 >= 30 else {}
+    incl = ocr_column(path, INCL_X, seps[0], top, sel, True, h) if seps[0] - INCL_X >= 30 else {}
     self_ = ocr_column(path, seps[0] + 1, seps[1], top, sel, True, h)
     called = ocr_column(path, seps[1] + 1, seps[2], top, sel, True, h)
-    names = ocr_column(path, seps[2] + 18, seps[2] + 118, top, sel, False, h)
+    names = ocr_column(path, seps[2] + 18, seps[2] + 18 + NAME_W, top, sel, False, h)
     rows = []
     for k in sorted(set(incl) | set(self_) | set(names)):
         rows.append({"incl": (incl.get(k) or "-").split()[-1],

@@ -137,7 +137,7 @@ static int write_target(cli_ctx *ctx, const cli_args *args, const cli_xray_conve
     } else if (c->target == CLI_XRAY_TO_FOLDED) {
         st = tk_export_folded(src, CLI_WRITER(f), c->weight, per_thread, &err);
     } else if (c->target == CLI_XRAY_TO_JSON) {
-        st = cli_xray_write_json(src, f, &err);
+        st = tk_export_events_json(src, CLI_XRAY_JSON_WRITER(f), &err);
     } else if (c->target == CLI_XRAY_TO_SVG) {
         folded_job job = {src, c->weight, per_thread};
         const char *unit = c->weight == TK_FOLDED_CALLS ? "calls"

@@ -111,9 +111,10 @@ typedef struct cli_xray_convert_how {
 tk_status cli_xray_write_profile(const tk_profile *p, double ticks_per_second,
                                  const tk_dot_options *dot, FILE *f, tk_error *err);
 
-/* convert --to json of src (convert_stream.c): its events as JSON lines inside one object.
- * Returns TK_OK, or the source's error (what came before it written). */
-tk_status cli_xray_write_json(const tk_event_source *src, FILE *f, tk_error *err);
+/* convert --to json's writer into the stream f (convert_stream.c): a failed write is found when
+ * the output is closed (cli_output_commit), as that of the text the command prints itself. */
+int cli_xray_write_json_text(void *f, const void *data, size_t len);
+#define CLI_XRAY_JSON_WRITER(f) (&(tk_writer){cli_xray_write_json_text, (f)})
 
 /* convert --to chrome (chrome non-zero) or json of the n traces of s (opened), chained into
  * chain (tk_event_chain_init over their sources), to f: each trace's part made on one of jobs

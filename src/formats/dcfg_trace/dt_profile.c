@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/bytes.h"
 #include "core/num.h"
 #include "formats/dcfg_trace/dt_internal.h"
 #include "formats/dcfg_trace/dt_lookup.h"
@@ -45,7 +46,18 @@ typedef struct prof_run {
     const char *bad_time; /* why the instruction count cannot go on (TK_ERR_FORMAT) */
     int bad_instrs; /* TK_ERR_FORMAT: the instruction count passes 2^64 - 1 */
     unsigned threads; /* decoding threads (dt_lookup.h) */
+    /* a range's partial (split_edge): ops into out; in_l: in a stretch, stack frame 0 the one
+     * its call opened; fn_block: per function of the scratch profile, the block that named
+     * it; blocks: the blocks the stretch named first; stopped: an edge left to the replay */
+    int split, in_l, stopped;
+    tk_bytes_out *out;
+    uint32_t *fn_block;
+    size_t fn_block_cap;
+    uint32_t *blocks;
+    size_t nblocks, blocks_cap;
 } prof_run;
+
+static void note_block(prof_run *r, uint32_t b, uint32_t fn);
 
 static uint32_t block_fn(prof_run *r, uint32_t b)
 {
@@ -73,6 +85,7 @@ static uint32_t block_fn(prof_run *r, uint32_t b)
         return TK_PROF_NONE;
     }
     r->fn_of_block[b] = fn;
+    if (r->split) note_block(r, b, fn);
     return fn;
 }
 
@@ -190,6 +203,11 @@ static inline int take_edge(prof_run *r, uint32_t e)
     return r->st != TK_OK;
 }
 
+static int split_edge(prof_run *r, uint32_t e);
+
+/* at_chunk, and in a range's partial outside a stretch, the chunk as an op (OP_CHUNK) */
+static void split_at_chunk(prof_run *r, size_t chunk);
+
 static inline int bad_edge(prof_run *r, uint32_t id)
 {
     r->bad_edge = id;
@@ -202,11 +220,11 @@ static inline int bad_edge(prof_run *r, uint32_t id)
 static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
 {
     prof_run *r = ctx;
-    at_chunk(r, chunk);
+    split_at_chunk(r, chunk);
     for (size_t i = 0; i < n; i++) {
         uint32_t e = tk_cfg_find_edge(r->p, edges[i]);
         if (e == TK_CFG_NONE) return bad_edge(r, edges[i]);
-        if (take_edge(r, e)) return 1;
+        if (r->split ? split_edge(r, e) : take_edge(r, e)) return 1;
     }
     return 0;
 }
@@ -216,12 +234,12 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
 static int on_edges(void *ctx, size_t chunk, const char *data, size_t len)
 {
     prof_run *r = ctx;
-    at_chunk(r, chunk);
+    split_at_chunk(r, chunk);
     size_t n = len / sizeof(uint32_t);
     for (size_t i = 0; i < n; i++) {
         uint32_t e = tk_dt_lookup_item(data, i);
         if (e == DT_LOOKUP_MARK) return bad_edge(r, tk_dt_lookup_item(data, i + 1));
-        if (take_edge(r, e)) return 1;
+        if (r->split ? split_edge(r, e) : take_edge(r, e)) return 1;
     }
     return 0;
 }
@@ -243,8 +261,8 @@ static tk_status run_error(const prof_run *r, const dt_process *P, size_t th, tk
     return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
 }
 
-/* Thread th (of process P, r->p) as a part of its own. */
-static tk_status thread_part(prof_run *r, const dt_process *P, size_t th, tk_error *err)
+/* A part of its own for thread th (of process P, r->p), the run set to start it. */
+static tk_status start_part(prof_run *r, const dt_process *P, size_t th, tk_error *err)
 {
     const tk_dcfg_trace *t = r->t;
     tk_free(r->fn_of_block);
@@ -263,6 +281,15 @@ static tk_status thread_part(prof_run *r, const dt_process *P, size_t th, tk_err
     r->root = TK_PROF_NONE;
     r->cur_chunk = SIZE_MAX;
     r->st = TK_OK;
+    return TK_OK;
+}
+
+/* Thread th (of process P, r->p) as a part of its own. */
+static tk_status thread_part(prof_run *r, const dt_process *P, size_t th, tk_error *err)
+{
+    const tk_dcfg_trace *t = r->t;
+    tk_status st0 = start_part(r, P, th, err);
+    if (st0 != TK_OK) return st0;
     tk_dcfg_trace_decode_options opt = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
     opt.has_pid = 1;
     opt.pid = P->pid;
@@ -310,6 +337,404 @@ tk_status tk_dcfg_trace_to_profile(const tk_dcfg_trace *t, const tk_cfg *cfg, tk
         }
         r.p = &cfg->processes[pix];
         st = thread_part(&r, P, th, err);
+    }
+    tk_free(r.fn_of_block);
+    tk_free(r.calls);
+    tk_dt_stack_free(&r.stack);
+    return st;
+}
+
+/* ---- one thread's chunks split into ranges (docs/mpi.md, "DCFG-Trace profiles") ------------
+ * A range's partial is a sequence of ops: the edges taken while no frame that a call inside
+ * the range opened is on the stack (OP_EDGE, with OP_CHUNK where the chunk changes), which
+ * the replay takes on the true stack; and for each stretch above such a frame, what it did
+ * (OP_STRETCH: the blocks it named first, its rows in their first order with their sums, the
+ * frames still open above the stretch's frame when the range ends); then the range's error
+ * (OP_ERROR, OP_DECODE_ERROR). */
+
+enum { OP_CHUNK = 1, OP_EDGE, OP_STRETCH, OP_ERROR, OP_DECODE_ERROR };
+
+static void note_block(prof_run *r, uint32_t b, uint32_t fn)
+{
+    if (fn >= r->fn_block_cap) {
+        size_t cap = r->fn_block_cap ? r->fn_block_cap : 64;
+        while (cap <= fn) cap *= 2;
+        uint32_t *q = tk_reallocarray(r->fn_block, cap, sizeof *q);
+        if (!q) {
+            r->st = TK_ERR_NOMEM;
+            return;
+        }
+        for (size_t i = r->fn_block_cap; i < cap; i++) q[i] = TK_CFG_NONE;
+        r->fn_block = q;
+        r->fn_block_cap = cap;
+    }
+    if (r->fn_block[fn] == TK_CFG_NONE) r->fn_block[fn] = b;
+    if (r->nblocks == r->blocks_cap) {
+        size_t cap = r->blocks_cap ? r->blocks_cap * 2 : 64;
+        uint32_t *q = tk_reallocarray(r->blocks, cap, sizeof *q);
+        if (!q) {
+            r->st = TK_ERR_NOMEM;
+            return;
+        }
+        r->blocks = q;
+        r->blocks_cap = cap;
+    }
+    r->blocks[r->nblocks++] = b;
+}
+
+static void split_at_chunk(prof_run *r, size_t chunk)
+{
+    if (r->split && !r->in_l && chunk != r->cur_chunk) {
+        tk_bytes_put_u64(r->out, OP_CHUNK);
+        tk_bytes_put_u64(r->out, chunk);
+    }
+    at_chunk(r, chunk);
+}
+
+/* The stretch so far as OP_STRETCH (with frames: the frames open above its own), its scratch
+ * part dropped. */
+static void put_stretch(prof_run *r, int frames)
+{
+    tk_bytes_out *b = r->out;
+    tk_bytes_put_u64(b, OP_STRETCH);
+    tk_bytes_put_u64(b, r->time);
+    tk_bytes_put_u64(b, r->cur_chunk);
+    tk_bytes_put_u64(b, r->nblocks);
+    for (size_t i = 0; i < r->nblocks; i++) tk_bytes_put_u64(b, r->blocks[i]);
+    r->nblocks = 0;
+    const tk_prof_part *part = r->part;
+    tk_bytes_put_u64(b, part ? part->self.count : 0);
+    for (size_t i = 0; part && i < part->self.count; i++) {
+        const tk_prof_self *k = (const tk_prof_self *)part->self.rows + i;
+        tk_bytes_put_u64(b, r->fn_block[k->fn]);
+        tk_bytes_put_u64(b, k->pos.addr);
+        tk_bytes_put_u64(b, part->self.values[i]);
+    }
+    tk_bytes_put_u64(b, part ? part->calls.count : 0);
+    for (size_t i = 0; part && i < part->calls.count; i++) {
+        const tk_prof_call *k = (const tk_prof_call *)part->calls.rows + i;
+        tk_bytes_put_u64(b, r->fn_block[k->fn]);
+        tk_bytes_put_u64(b, r->fn_block[k->callee]);
+        tk_bytes_put_u64(b, k->pos.addr);
+        tk_bytes_put_u64(b, k->target.addr);
+        tk_bytes_put_u64(b, part->calls.values[2 * i]);
+        tk_bytes_put_u64(b, part->calls.values[2 * i + 1]);
+    }
+    size_t n = frames && r->stack.depth ? r->stack.depth - 1 : 0;
+    tk_bytes_put_u64(b, n);
+    for (size_t d = 1; d <= n; d++) {
+        const dt_stack_frame *f = &r->stack.frames[d];
+        const open_call *c = &r->calls[d];
+        tk_bytes_put_u64(b, f->fn);
+        tk_bytes_put_u64(b, (uint64_t)f->called);
+        tk_bytes_put_u64(b, r->fn_block[c->key.fn]);
+        tk_bytes_put_u64(b, r->fn_block[c->key.callee]);
+        tk_bytes_put_u64(b, c->key.pos.addr);
+        tk_bytes_put_u64(b, c->key.target.addr);
+        tk_bytes_put_u64(b, c->start);
+    }
+    tk_profile_drop_parts(r->prof);
+    r->part = NULL;
+}
+
+/* Leave a stretch (its frames dropped from the local stack). */
+static void end_stretch(prof_run *r, int frames)
+{
+    put_stretch(r, frames);
+    dt_step end = {0, 0, 0, 0};
+    tk_dt_stack_apply(&r->stack, &end);
+    r->in_l = 0;
+}
+
+/* Edge e in a range: outside a stretch an op (and the source block's instructions, so that
+ * the stretch a call starts knows the time); inside, taken on the local stack but for the
+ * return that closes the stretch's frame. Returns 0, or 1 to stop. */
+static int split_edge(prof_run *r, uint32_t e)
+{
+    const tk_cfg_process *p = r->p;
+    const tk_cfg_edge *ed = &p->edges[e];
+    int from_block = cfg_is_block(p, ed->src), to_block = cfg_is_block(p, ed->tgt);
+    tk_edge_kind k = tk_cfg_stored_edge_kind(r->cfg, ed);
+    if (r->in_l) {
+        if (!(tk_edge_kind_is_any_return(k) && from_block &&
+              r->stack.frames[r->stack.depth - 1].base == 0))
+            return take_edge(r, e);
+        end_stretch(r, 1);
+    }
+    tk_bytes_put_u64(r->out, OP_EDGE);
+    tk_bytes_put_u64(r->out, e);
+    if (from_block && tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time)) {
+        r->stopped = 1; /* the replay finds it */
+        return 1;
+    }
+    if (tk_edge_kind_is_any_call(k) && from_block && to_block) {
+        dt_step open = {0, 1, 1, tk_dt_stack_fn(p, ed->tgt)};
+        if (r->cap == 0) {
+            r->calls = tk_reallocarray(NULL, 64, sizeof *r->calls);
+            r->cap = r->calls ? 64 : 0;
+        }
+        if (!r->calls || tk_profile_add_part(r->prof, &r->part, NULL) != TK_OK ||
+            tk_dt_stack_apply(&r->stack, &open) != TK_OK) {
+            r->st = TK_ERR_NOMEM;
+            return 1;
+        }
+        memset(&r->calls[0], 0, sizeof r->calls[0]);
+        r->in_l = 1;
+    }
+    return 0;
+}
+
+tk_status tk_dcfg_trace_profile_range(const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
+                                      size_t chunk_begin, size_t chunk_end,
+                                      const tk_dcfg_trace_convert_options *opt, uint8_t **data,
+                                      size_t *size, tk_error *err)
+{
+    *data = NULL;
+    *size = 0;
+    const dt_process *P = NULL;
+    for (size_t i = 0; i < t->nprocs; i++)
+        if (th >= t->procs[i].first_thread && th < t->procs[i].first_thread + t->procs[i].nthreads)
+            P = &t->procs[i];
+    uint32_t pix = P ? tk_cfg_find_process(cfg, P->pid) : TK_CFG_NONE;
+    if (pix == TK_CFG_NONE)
+        return tk_dt_walk_fail(t, DT_WALK_PROCESS, 0, P ? P->pid : 0, P ? P->offset : -1, 0, err);
+    if (chunk_begin >= chunk_end) { /* no ops (the decoder's 0, 0 is every chunk) */
+        *data = tk_malloc(1);
+        return *data ? TK_OK : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    }
+    prof_run r;
+    memset(&r, 0, sizeof r);
+    tk_bytes_out out = {NULL, 0, 0, 0};
+    r.t = t;
+    r.cfg = cfg;
+    r.p = &cfg->processes[pix];
+    r.split = 1;
+    r.out = &out;
+    r.threads = opt ? opt->threads : 0;
+    r.tid = t->threads[th].thread_id;
+    r.root = TK_PROF_NONE;
+    r.cur_chunk = SIZE_MAX;
+    size_t ir;
+    tk_status st = tk_profile_open(&r.prof, err);
+    if (st != TK_OK) return st;
+    r.fn_of_block = tk_malloc((r.p->nblocks ? r.p->nblocks : 1) * sizeof *r.fn_of_block);
+    if (!r.fn_of_block || tk_profile_add_event(r.prof, "Ir", 2, &ir, NULL) != TK_OK ||
+        tk_profile_intern(r.prof, "???", 3, &r.unknown_file, NULL) != TK_OK ||
+        tk_dt_stack_begin(&r.stack, cfg, r.p) != TK_OK) {
+        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    } else {
+        for (uint32_t b = 0; b < r.p->nblocks; b++) r.fn_of_block[b] = TK_PROF_NONE;
+        tk_dcfg_trace_decode_options o = TK_DCFG_TRACE_DECODE_OPTIONS_INIT;
+        o.has_pid = 1;
+        o.pid = P->pid;
+        o.has_thread = 1;
+        o.thread_id = r.tid;
+        o.chunk_begin = chunk_begin;
+        o.chunk_end = chunk_end;
+        dt_lookup lk = {r.p, DT_LOOKUP_EDGES, r.threads};
+        tk_error derr;
+        tk_error_clear(&derr);
+        st = tk_dt_decode_looked_up(t, &o, &lk, on_chunk, on_edges, &r, &derr);
+        if (r.st != TK_OK) {
+            if (r.in_l) put_stretch(&r, 0);
+            tk_bytes_put_u64(&out, OP_ERROR);
+            tk_bytes_put_u64(&out, (uint64_t)-r.st);
+            tk_bytes_put_u64(&out, r.bad_time ? 1 : 0);
+            tk_bytes_put_u64(&out, (uint64_t)r.bad_instrs);
+            tk_bytes_put_u64(&out, r.bad_edge);
+            tk_bytes_put_u64(&out, r.cur_chunk);
+        } else if (st != TK_OK && st != TK_END) {
+            if (r.in_l) put_stretch(&r, 0);
+            tk_bytes_put_u64(&out, OP_DECODE_ERROR);
+            tk_bytes_put(&out, &derr, sizeof derr);
+        } else if (r.in_l && !r.stopped) {
+            put_stretch(&r, 1);
+        }
+        st = tk_bytes_take(&out, data, size, "a DCFG-Trace profile range", err);
+    }
+    tk_free(r.fn_of_block);
+    tk_free(r.fn_block);
+    tk_free(r.blocks);
+    tk_free(r.calls);
+    tk_dt_stack_free(&r.stack);
+    tk_profile_free(r.prof);
+    return st;
+}
+
+/* A varint below max (max itself excluded), else a format error. */
+static int get_below(tk_bytes_in *in, uint64_t max, uint64_t *v, const char *what)
+{
+    if (tk_bytes_get_u64(in, v, what)) return -1;
+    return *v < max ? 0 : tk_bytes_fail(in, what);
+}
+
+/* The frames of OP_STRETCH pushed on the stack. */
+static int replay_frames(prof_run *r, tk_bytes_in *in)
+{
+    uint64_t n, v[7];
+    uint32_t nb = r->p->nblocks;
+    if (tk_bytes_get_u64(in, &n, "frames")) return -1;
+    for (uint64_t i = 0; i < n && r->st == TK_OK; i++) {
+        if (get_below(in, nb, &v[0], "a frame") || get_below(in, 2, &v[1], "called") ||
+            get_below(in, nb, &v[2], "a caller") || get_below(in, nb, &v[3], "a callee") ||
+            tk_bytes_get_u64(in, &v[4], "an address") ||
+            tk_bytes_get_u64(in, &v[5], "an address") || tk_bytes_get_u64(in, &v[6], "a time"))
+            return -1;
+        size_t d = r->stack.depth;
+        if (d == 0) return tk_bytes_fail(in, "frames without the stretch's");
+        if (d >= r->cap) {
+            size_t cap = r->cap ? r->cap * 2 : 64;
+            open_call *q = tk_reallocarray(r->calls, cap, sizeof *q);
+            if (!q) return tk_bytes_nomem(in);
+            r->calls = q;
+            r->cap = cap;
+        }
+        open_call *c = &r->calls[d];
+        memset(c, 0, sizeof *c);
+        c->key.fn = block_fn(r, (uint32_t)v[2]);
+        c->key.callee = block_fn(r, (uint32_t)v[3]);
+        c->key.file = r->unknown_file;
+        c->key.pos.addr = v[4];
+        c->key.target.addr = v[5];
+        c->start = v[6];
+        dt_step open = {d, 1, (int)v[1], (uint32_t)v[0]};
+        if (tk_dt_stack_apply(&r->stack, &open) != TK_OK) r->st = TK_ERR_NOMEM;
+    }
+    return 0;
+}
+
+/* OP_STRETCH: its blocks named, its rows added in order, its frames pushed. */
+static int replay_stretch(prof_run *r, tk_bytes_in *in)
+{
+    uint64_t n, v[6];
+    uint32_t nb = r->p->nblocks;
+    if (tk_bytes_get_u64(in, &r->time, "a time") ||
+        get_below(in, r->t->nchunks, &v[0], "a chunk") || tk_bytes_get_u64(in, &n, "blocks"))
+        return -1;
+    r->cur_chunk = (size_t)v[0];
+    for (uint64_t i = 0; i < n && r->st == TK_OK; i++) {
+        if (get_below(in, nb, &v[0], "a block")) return -1;
+        block_fn(r, (uint32_t)v[0]);
+    }
+    if (tk_bytes_get_u64(in, &n, "self rows")) return -1;
+    for (uint64_t i = 0; i < n && r->st == TK_OK; i++) {
+        if (get_below(in, nb, &v[0], "a block") || tk_bytes_get_u64(in, &v[1], "an address") ||
+            tk_bytes_get_u64(in, &v[2], "a cost"))
+            return -1;
+        tk_prof_self key;
+        memset(&key, 0, sizeof key);
+        key.fn = block_fn(r, (uint32_t)v[0]);
+        key.file = r->unknown_file;
+        key.pos.addr = v[1];
+        tk_status st =
+            r->st == TK_OK ? tk_profile_add_self(r->prof, r->part, &key, &v[2], NULL) : r->st;
+        if (st != TK_OK) r->st = st;
+    }
+    if (tk_bytes_get_u64(in, &n, "call rows")) return -1;
+    for (uint64_t i = 0; i < n && r->st == TK_OK; i++) {
+        if (get_below(in, nb, &v[0], "a block") || get_below(in, nb, &v[1], "a block") ||
+            tk_bytes_get_u64(in, &v[2], "an address") ||
+            tk_bytes_get_u64(in, &v[3], "an address") || tk_bytes_get_u64(in, &v[4], "a count") ||
+            tk_bytes_get_u64(in, &v[5], "a cost"))
+            return -1;
+        tk_prof_call key;
+        memset(&key, 0, sizeof key);
+        key.fn = block_fn(r, (uint32_t)v[0]);
+        key.callee = block_fn(r, (uint32_t)v[1]);
+        key.file = r->unknown_file;
+        key.pos.addr = v[2];
+        key.target.addr = v[3];
+        tk_status st =
+            r->st == TK_OK ? tk_profile_add_call(r->prof, r->part, &key, v[4], &v[5], NULL) : r->st;
+        if (st != TK_OK) r->st = st;
+    }
+    return r->st == TK_OK ? replay_frames(r, in) : 0;
+}
+
+/* One range's ops taken on r. Returns 0, 1 at an error (r->st, or *derr for a decoding
+ * error: *decode set), -1 at bytes that are not such ops (in's error). */
+static int replay_ops(prof_run *r, tk_bytes_in *in, tk_error *derr, int *decode)
+{
+    while (in->pos < in->size && r->st == TK_OK) {
+        uint64_t op, v[5];
+        if (tk_bytes_get_u64(in, &op, "an op")) return -1;
+        if (op == OP_CHUNK) {
+            if (get_below(in, r->t->nchunks, &v[0], "a chunk")) return -1;
+            at_chunk(r, (size_t)v[0]);
+        } else if (op == OP_EDGE) {
+            if (get_below(in, r->p->nedges, &v[0], "an edge")) return -1;
+            if (r->cur_chunk == SIZE_MAX) return tk_bytes_fail(in, "an edge before a chunk");
+            take_edge(r, (uint32_t)v[0]);
+        } else if (op == OP_STRETCH) {
+            if (replay_stretch(r, in)) return -1;
+        } else if (op == OP_ERROR) {
+            if (get_below(in, 32, &v[0], "a status") || get_below(in, 2, &v[1], "a flag") ||
+                get_below(in, 2, &v[2], "a flag") || get_below(in, UINT32_MAX, &v[3], "an id") ||
+                get_below(in, r->t->nchunks, &v[4], "a chunk"))
+                return -1;
+            r->st = -(tk_status)v[0];
+            if (r->st == TK_OK) return tk_bytes_fail(in, "an error without a status");
+            r->bad_time = v[1] ? "PRECEDING_INSTR_COUNT goes back to before an open call" : NULL;
+            r->bad_instrs = (int)v[2];
+            r->bad_edge = (uint32_t)v[3];
+            r->cur_chunk = (size_t)v[4];
+        } else if (op == OP_DECODE_ERROR) {
+            if (in->size - in->pos < sizeof *derr) return tk_bytes_fail(in, "an error cut short");
+            memcpy(derr, in->p + in->pos, sizeof *derr);
+            derr->message[sizeof derr->message - 1] = 0;
+            derr->path[sizeof derr->path - 1] = 0;
+            in->pos += sizeof *derr;
+            *decode = 1;
+            return 1;
+        } else {
+            return tk_bytes_fail(in, "an unknown op");
+        }
+    }
+    return r->st == TK_OK ? 0 : 1;
+}
+
+tk_status tk_dcfg_trace_profile_replay(const tk_dcfg_trace *t, const tk_cfg *cfg, tk_profile *prof,
+                                       size_t th, const uint8_t *const *parts, const size_t *sizes,
+                                       size_t n, tk_error *err)
+{
+    size_t ir;
+    tk_status st = tk_profile_add_event(prof, "Ir", 2, &ir, err);
+    if (st != TK_OK) return st;
+    prof_run r;
+    memset(&r, 0, sizeof r);
+    r.t = t;
+    r.cfg = cfg;
+    r.prof = prof;
+    if (tk_profile_intern(prof, "???", 3, &r.unknown_file, NULL) != TK_OK)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    const dt_process *P = NULL;
+    for (size_t i = 0; i < t->nprocs; i++)
+        if (th >= t->procs[i].first_thread && th < t->procs[i].first_thread + t->procs[i].nthreads)
+            P = &t->procs[i];
+    uint32_t pix = P ? tk_cfg_find_process(cfg, P->pid) : TK_CFG_NONE;
+    if (pix == TK_CFG_NONE)
+        return tk_dt_walk_fail(t, DT_WALK_PROCESS, 0, P ? P->pid : 0, P ? P->offset : -1, 0, err);
+    r.p = &cfg->processes[pix];
+    st = start_part(&r, P, th, err);
+    tk_error derr;
+    tk_error_clear(&derr);
+    int decode = 0, rc = 0;
+    for (size_t k = 0; st == TK_OK && k < n && rc == 0; k++) {
+        tk_bytes_in in = {parts[k], 0, sizes[k], "DCFG-Trace profile range", err, TK_OK};
+        rc = replay_ops(&r, &in, &derr, &decode);
+        if (rc < 0) st = in.st;
+    }
+    if (st == TK_OK && rc == 0) {
+        dt_step step;
+        tk_dt_stack_end(&r.stack, &step);
+        take_step(&r, &step, TK_CFG_NONE, TK_CFG_NONE);
+        if (r.st == TK_OK) r.st = tk_profile_part_fill_totals(r.prof, r.part, NULL);
+    }
+    if (st == TK_OK && decode) {
+        if (err) *err = derr;
+        st = derr.code;
+    } else if (st == TK_OK && r.st != TK_OK) {
+        st = run_error(&r, P, th, err);
     }
     tk_free(r.fn_of_block);
     tk_free(r.calls);

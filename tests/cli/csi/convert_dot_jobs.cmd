@@ -20,13 +20,13 @@ R=$PWD
 n=0
 run() { # the command with -j 1, 2, 3 and without -j: the same bytes and status
     n=$((n + 1))
-    for j in 1 2 3 0; do
+    for j in 1 2 3 ${TK_WITHOUT_J-0}; do
         mkdir $t/$n.$j
         if [ $j = 0 ]; then (cd $t/$n.$j && tracekit "$@" <$R/$D/elf/foo-pt.o >stdout 2>stderr)
         else (cd $t/$n.$j && tracekit "$@" -j $j <$R/$D/elf/foo-pt.o >stdout 2>stderr); fi
         echo $? >>$t/$n.$j/stderr
     done
-    for j in 2 3 0; do
+    for j in 2 3 ${TK_WITHOUT_J-0}; do
         diff -r $t/$n.1 $t/$n.$j >/dev/null || echo "$*: -j $j differs from -j 1" | sed "s|$PWD/||g"
     done
     echo "== $*: $(wc -l <$t/$n.1/stdout) lines, cksum $(cksum <$t/$n.1/stdout); $(ls $t/$n.1 | tr '\n' ' ')" |

@@ -19,14 +19,14 @@ M="$D/elf/main-pt.o $D/pass/generated-200.PT $D/missing.PT $D/elf/foo-pt.o"
 n=0
 run() { # the command with -j 1, 2, 4 and without -j: the same bytes and status
     n=$((n + 1))
-    for j in 1 2 4 0; do
+    for j in 1 2 4 ${TK_WITHOUT_J-0}; do
         mkdir $t/$n.$j
         [ -n "$THERE" ] && echo there >$t/$n.$j/out.txt
         if [ $j = 0 ]; then (cd $t/$n.$j && tracekit "$@" >stdout 2>stderr); else
             (cd $t/$n.$j && tracekit "$@" -j $j >stdout 2>stderr); fi
         echo $? >>$t/$n.$j/stderr
     done
-    for j in 2 4 0; do
+    for j in 2 4 ${TK_WITHOUT_J-0}; do
         diff -r $t/$n.1 $t/$n.$j >/dev/null || echo "$*: -j $j differs from -j 1" | sed "s|$PWD/||g"
     done
     echo "== $*: $(wc -l <$t/$n.1/stdout) lines of output; $(ls $t/$n.1 | tr '\n' ' ')" |

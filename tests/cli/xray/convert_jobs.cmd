@@ -12,13 +12,13 @@ S="$D/pass/mtpool.fdr $D/fail/mtpool-cut.fdr $D/pass/calltree.fdr $D/pass/mtpool
 n=0
 run() { # the command with -j 1, 2, 4 and without -j: the same bytes and status
     n=$((n + 1))
-    for j in 1 2 4 0; do
+    for j in 1 2 4 ${TK_WITHOUT_J-0}; do
         mkdir $t/$n.$j
         if [ $j = 0 ]; then (cd $t/$n.$j && tracekit "$@" >out 2>err); else
             (cd $t/$n.$j && tracekit "$@" -j $j >out 2>err); fi
         echo $? >>$t/$n.$j/err
     done
-    for j in 2 4 0; do
+    for j in 2 4 ${TK_WITHOUT_J-0}; do
         diff -r $t/$n.1 $t/$n.$j >/dev/null || echo "$*: -j $j differs from -j 1"
     done
     echo "== ${*//$PWD\/$D\//}: $(cat $t/$n.1/* | sed "s|$PWD/||g" | wc -c) bytes in $(ls $t/$n.1 | wc -l) files"
