@@ -48,8 +48,12 @@ typedef struct prof_run {
     unsigned threads; /* decoding threads (dt_lookup.h) */
     /* a range's partial (split_edge): ops into out; in_l: in a stretch, stack frame 0 the one
      * its call opened; fn_block: per function of the scratch profile, the block that named
-     * it; blocks: the blocks the stretch named first; stopped: an edge left to the replay */
-    int split, in_l, stopped;
+     * it; blocks: the blocks the stretch named first; stopped: an edge left to the replay;
+     * l_local: the stretch's call taken here (flat_edge); in_flat: outside a stretch, rows made
+     * here (flat_edge); top: the function (tk_dt_stack_fn) of the top frame outside a stretch,
+     * as the last edge kept as an op left it (TK_CFG_NONE: not known) */
+    int split, in_l, l_local, in_flat, stopped;
+    uint32_t top;
     tk_bytes_out *out;
     uint32_t *fn_block;
     size_t fn_block_cap;
@@ -382,17 +386,24 @@ static void note_block(prof_run *r, uint32_t b, uint32_t fn)
     r->blocks[r->nblocks++] = b;
 }
 
+static void end_flat(prof_run *r);
+
 static void split_at_chunk(prof_run *r, size_t chunk)
 {
     if (r->split && !r->in_l && chunk != r->cur_chunk) {
+        end_flat(r);
         tk_bytes_put_u64(r->out, OP_CHUNK);
         tk_bytes_put_u64(r->out, chunk);
     }
     at_chunk(r, chunk);
 }
 
-/* The stretch so far as OP_STRETCH (with frames: the frames open above its own), its scratch
- * part dropped. */
+/* Which frames of the local stack an OP_STRETCH carries. */
+enum { FRAMES_NONE, FRAMES_ABOVE, FRAMES_ALL };
+
+/* The stretch so far as OP_STRETCH (FRAMES_ABOVE: the frames open above its own, which the
+ * call kept as an op opens; FRAMES_ALL: every frame, its own too, opened by a call taken here),
+ * its scratch part dropped. */
 static void put_stretch(prof_run *r, int frames)
 {
     tk_bytes_out *b = r->out;
@@ -420,9 +431,10 @@ static void put_stretch(prof_run *r, int frames)
         tk_bytes_put_u64(b, part->calls.values[2 * i]);
         tk_bytes_put_u64(b, part->calls.values[2 * i + 1]);
     }
-    size_t n = frames && r->stack.depth ? r->stack.depth - 1 : 0;
+    size_t first = frames == FRAMES_ALL ? 0 : 1;
+    size_t n = frames != FRAMES_NONE && r->stack.depth >= first ? r->stack.depth - first : 0;
     tk_bytes_put_u64(b, n);
-    for (size_t d = 1; d <= n; d++) {
+    for (size_t d = first; d < first + n; d++) {
         const dt_stack_frame *f = &r->stack.frames[d];
         const open_call *c = &r->calls[d];
         tk_bytes_put_u64(b, f->fn);
@@ -444,11 +456,107 @@ static void end_stretch(prof_run *r, int frames)
     dt_step end = {0, 0, 0, 0};
     tk_dt_stack_apply(&r->stack, &end);
     r->in_l = 0;
+    r->l_local = 0;
+}
+
+/* Leave a run of rows made here outside a stretch (flat_edge): a stretch without frames. */
+static void end_flat(prof_run *r)
+{
+    if (!r->in_flat) return;
+    put_stretch(r, FRAMES_NONE);
+    r->in_flat = 0;
+}
+
+/* The scratch part of rows made here (a stretch's, or a flat run's). Returns 0, or 1 to stop. */
+static int open_rows(prof_run *r)
+{
+    if (r->part) return 0;
+    if (tk_profile_add_part(r->prof, &r->part, NULL) == TK_OK) return 0;
+    r->st = TK_ERR_NOMEM;
+    return 1;
+}
+
+/* Room for the arc of the local stack's frame 0. Returns 0, or 1 to stop. */
+static int calls_room(prof_run *r)
+{
+    if (r->cap == 0) {
+        r->calls = tk_reallocarray(NULL, 64, sizeof *r->calls);
+        r->cap = r->calls ? 64 : 0;
+    }
+    if (r->calls) return 0;
+    r->st = TK_ERR_NOMEM;
+    return 1;
+}
+
+/* Outside a stretch, with the top frame's function F known (r->top: the last edge kept as an
+ * op went to a block of F), an edge from a block of F that the replay would take without
+ * looking below F: its source block executes in F's frame (tk_dt_stack_at_block keeps the
+ * stack), then
+ * - a jump or fall-through to a block of F keeps the stack too (tk_dt_stack_edge reconciles
+ *   to F): all the edge does is add the block's self row and instructions;
+ * - a call opens a frame whose arc is known here (its caller is F, at the source block's last
+ *   instruction): the stretch it starts is taken here (l_local), and the return that closes
+ *   it, if it goes back to a block of F, closes it here too (local_return).
+ * Such edges and stretches are kept as their rows, in the order they first appeared, and the
+ * time after them. Returns 1 when e was taken so (r->st set at an error), 0 when it must be
+ * kept as an op. */
+static int flat_edge(prof_run *r, const tk_cfg_edge *ed, tk_edge_kind k)
+{
+    const tk_cfg_process *p = r->p;
+    uint64_t time;
+    if (r->top == TK_CFG_NONE || !cfg_is_block(p, ed->src) || !cfg_is_block(p, ed->tgt) ||
+        tk_edge_kind_is_any_return(k) || tk_dt_stack_fn(p, ed->src) != r->top ||
+        tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &time))
+        return 0;
+    int call = tk_edge_kind_is_any_call(k);
+    if (!call && tk_dt_stack_fn(p, ed->tgt) != r->top) return 0;
+    if (open_rows(r) || (call && calls_room(r))) return 1;
+    r->in_flat = 1;
+    exec_block(r, ed->src);
+    r->time = time;
+    if (!call || r->st != TK_OK) return 1;
+    /* open_frame's arc, with F's frame below */
+    open_call *c = &r->calls[0];
+    memset(c, 0, sizeof *c);
+    c->key.callee = block_fn(r, tk_dt_stack_fn(p, ed->tgt));
+    c->key.fn = block_fn(r, r->top);
+    c->key.file = r->unknown_file;
+    c->key.pos.addr = tk_cfg_stored_block_last_instr_addr(p, &p->blocks[ed->src]);
+    c->key.target.addr = tk_cfg_stored_block_addr(p, &p->blocks[ed->tgt]);
+    c->start = r->time;
+    dt_step open = {0, 1, 1, tk_dt_stack_fn(p, ed->tgt)};
+    if (r->st == TK_OK && tk_dt_stack_apply(&r->stack, &open) != TK_OK) r->st = TK_ERR_NOMEM;
+    r->in_flat = 0;
+    r->in_l = r->l_local = 1;
+    return 1;
+}
+
+/* In a stretch that flat_edge started, the return e that closes its frame, back to a block of
+ * F: the replay's take_edge would execute the source block on the stack above F, then keep the
+ * frames up to F's (the return's base is the stretch's frame; the reconcile to F finds F's frame
+ * on top): so the same here, the stretch's frames closed and its rows kept for the flat run. */
+static int local_return(prof_run *r, const tk_cfg_edge *ed)
+{
+    const tk_cfg_process *p = r->p;
+    dt_step step;
+    tk_dt_stack_at_block(&r->stack, ed->src, &step);
+    if (step.open || step.keep < r->stack.depth) take_step(r, &step, TK_CFG_NONE, ed->src);
+    exec_block(r, ed->src);
+    if (tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time)) {
+        r->st = TK_ERR_FORMAT;
+        r->bad_instrs = 1;
+        return 1;
+    }
+    dt_step close = {0, 0, 0, 0};
+    if (r->st == TK_OK) take_step(r, &close, TK_CFG_NONE, TK_CFG_NONE);
+    r->in_l = r->l_local = 0;
+    r->in_flat = 1;
+    return r->st != TK_OK;
 }
 
 /* Edge e in a range: outside a stretch an op (and the source block's instructions, so that
- * the stretch a call starts knows the time); inside, taken on the local stack but for the
- * return that closes the stretch's frame. Returns 0, or 1 to stop. */
+ * the stretch a call starts knows the time) unless flat_edge takes it; inside, taken on the
+ * local stack but for the return that closes the stretch's frame. Returns 0, or 1 to stop. */
 static int split_edge(prof_run *r, uint32_t e)
 {
     const tk_cfg_process *p = r->p;
@@ -459,8 +567,13 @@ static int split_edge(prof_run *r, uint32_t e)
         if (!(tk_edge_kind_is_any_return(k) && from_block &&
               r->stack.frames[r->stack.depth - 1].base == 0))
             return take_edge(r, e);
-        end_stretch(r, 1);
+        if (r->l_local && to_block && tk_dt_stack_fn(p, ed->tgt) == r->top)
+            return local_return(r, ed);
+        end_stretch(r, r->l_local ? FRAMES_ALL : FRAMES_ABOVE);
     }
+    if (flat_edge(r, ed, k)) return r->st != TK_OK;
+    end_flat(r);
+    r->top = to_block ? tk_dt_stack_fn(p, ed->tgt) : TK_CFG_NONE;
     tk_bytes_put_u64(r->out, OP_EDGE);
     tk_bytes_put_u64(r->out, e);
     if (from_block && tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time)) {
@@ -469,12 +582,8 @@ static int split_edge(prof_run *r, uint32_t e)
     }
     if (tk_edge_kind_is_any_call(k) && from_block && to_block) {
         dt_step open = {0, 1, 1, tk_dt_stack_fn(p, ed->tgt)};
-        if (r->cap == 0) {
-            r->calls = tk_reallocarray(NULL, 64, sizeof *r->calls);
-            r->cap = r->calls ? 64 : 0;
-        }
-        if (!r->calls || tk_profile_add_part(r->prof, &r->part, NULL) != TK_OK ||
-            tk_dt_stack_apply(&r->stack, &open) != TK_OK) {
+        if (calls_room(r) || open_rows(r)) return 1;
+        if (tk_dt_stack_apply(&r->stack, &open) != TK_OK) {
             r->st = TK_ERR_NOMEM;
             return 1;
         }
@@ -514,6 +623,7 @@ tk_status tk_dcfg_trace_profile_range(const tk_dcfg_trace *t, const tk_cfg *cfg,
     r.tid = t->threads[th].thread_id;
     r.root = TK_PROF_NONE;
     r.cur_chunk = SIZE_MAX;
+    r.top = TK_CFG_NONE;
     size_t ir;
     tk_status st = tk_profile_open(&r.prof, err);
     if (st != TK_OK) return st;
@@ -536,7 +646,7 @@ tk_status tk_dcfg_trace_profile_range(const tk_dcfg_trace *t, const tk_cfg *cfg,
         tk_error_clear(&derr);
         st = tk_dt_decode_looked_up(t, &o, &lk, on_chunk, on_edges, &r, &derr);
         if (r.st != TK_OK) {
-            if (r.in_l) put_stretch(&r, 0);
+            if (r.part) put_stretch(&r, FRAMES_NONE);
             tk_bytes_put_u64(&out, OP_ERROR);
             tk_bytes_put_u64(&out, (uint64_t)-r.st);
             tk_bytes_put_u64(&out, r.bad_time ? 1 : 0);
@@ -544,11 +654,13 @@ tk_status tk_dcfg_trace_profile_range(const tk_dcfg_trace *t, const tk_cfg *cfg,
             tk_bytes_put_u64(&out, r.bad_edge);
             tk_bytes_put_u64(&out, r.cur_chunk);
         } else if (st != TK_OK && st != TK_END) {
-            if (r.in_l) put_stretch(&r, 0);
+            if (r.part) put_stretch(&r, FRAMES_NONE);
             tk_bytes_put_u64(&out, OP_DECODE_ERROR);
             tk_bytes_put(&out, &derr, sizeof derr);
         } else if (r.in_l && !r.stopped) {
-            put_stretch(&r, 1);
+            put_stretch(&r, r.l_local ? FRAMES_ALL : FRAMES_ABOVE);
+        } else if (r.in_flat) {
+            put_stretch(&r, FRAMES_NONE);
         }
         st = tk_bytes_take(&out, data, size, "a DCFG-Trace profile range", err);
     }
