@@ -319,6 +319,21 @@ tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *er
     return TK_OK;
 }
 
+tk_status tk_callstacks_skipped(tk_callstacks *cs, const tk_event_batch *b, tk_error *err)
+{
+    if (!b->nskipped) return TK_OK;
+    tk_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TK_EVENT_CUSTOM;
+    ev.thread = b->thread;
+    ev.pid = b->pid;
+    ev.tid = b->tid;
+    tk_stack_thread *t = tk_callstacks_thread(cs, &ev);
+    if (!t) return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+    t->events += b->nskipped;
+    return TK_OK;
+}
+
 tk_status tk_callstacks_feed_batch(tk_callstacks *cs, const tk_event_batch *b, tk_error *err)
 {
     return tk_callstacks_feed_batch_with(cs, b, cs->on_close, cs->ctx, 0, err);

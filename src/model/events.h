@@ -334,6 +334,11 @@ tk_callstacks_batch_thread(tk_callstacks *cs, const tk_event_batch *b, uint64_t 
     return t;
 }
 
+/* A batch of no calls (its thread's custom/typed events, which the consumer did not ask for,
+ * counted in nskipped): the thread seen, as feeding the events would see it (its pid, tid and
+ * trace kept, its events counted), its stack and times unchanged. */
+tk_status tk_callstacks_skipped(tk_callstacks *cs, const tk_event_batch *b, tk_error *err);
+
 /* Store the locals back after n calls, the last at time last. */
 static inline __attribute__((always_inline)) void
 tk_callstacks_batch_done(tk_stack_thread *t, const tk_stack_locals *s, size_t n, uint64_t last)
@@ -350,7 +355,7 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
                               tk_frame_closed_fn on_close, void *ctx, unsigned promises,
                               tk_error *err)
 {
-    if (b->n == 0) return TK_OK;
+    if (b->n == 0) return tk_callstacks_skipped(cs, b, err);
     tk_event ev;
     tk_stack_locals s;
     tk_stack_thread *t = tk_callstacks_batch_thread(cs, b, b->time[0], &ev, &s);
