@@ -84,6 +84,10 @@ typedef struct tk_event_batch {
     const tk_event *extra;
     /* TK_BATCH_PACKED only (else NULL): the calls are here instead (n is 0, no extras) */
     tk_packed_calls *packed;
+    /* without TK_BATCH_EXTRAS: the thread's custom/typed events left out (counted only), so that
+     * a thread with events and no calls is seen as TK_BATCH_EXTRAS and next see it (a batch
+     * with n 0 then says so) */
+    size_t nskipped;
 } tk_event_batch;
 
 /* A pull source of events. next returns TK_OK, TK_END or an error. name returns the display
@@ -96,8 +100,8 @@ typedef struct tk_event_source {
     const char *time_unit; /* "ticks", "ns", "instructions" */
     uint64_t start_time; /* a lower bound of the stream's times (0 when unknown); viewers
                                 show times relative to it */
-    /* Optional fast path: the next batch (TK_OK with n >= 1, nextra >= 1 or packed calls whose
-     * first record the consumer takes, TK_END, or an error). Without TK_BATCH_EXTRAS in flags, custom/typed events and arguments are skipped. A
+    /* Optional fast path: the next batch (TK_OK with n >= 1, nextra >= 1, nskipped >= 1 or
+     * packed calls whose first record the consumer takes, TK_END, or an error). Without TK_BATCH_EXTRAS in flags, custom/typed events and arguments are skipped. A
      * consumer uses either next or next_batch on a source, never both. NULL when the source has
      * no batches. */
     tk_status (*next_batch)(void *ctx, tk_event_batch *batch, unsigned flags, tk_error *err);

@@ -18,6 +18,11 @@ typedef struct tk_latency_row {
     uint64_t func;
     uint32_t thread; /* dense thread index (per-thread rows), else UINT32_MAX */
     int64_t pid, tid; /* per-thread rows, else 0 */
+    uint32_t trace; /* per-thread rows: the 0-based trace of the thread (of those accounted, in
+                       their order: tk_event_chain_init, tk_latency_merge), else 0 */
+    int64_t process; /* per-thread rows: the thread's process key (tk_event_process_keys over
+                        every thread of the accounting that had an event, also one without a
+                        call: what a Chrome trace of the traces writes as its pid), else 0 */
     uint64_t count; /* completed calls */
     uint64_t min, median, p90, p99, max; /* ticks; percentiles as llvm-xray: element
                                             floor(n*q) of the sorted durations */
@@ -36,6 +41,7 @@ typedef struct tk_latency_totals {
     uint64_t open_at_end;
     uint64_t backwards;
     uint32_t max_depth;
+    uint32_t traces; /* the traces accounted (a chain's parts; those merged added up) */
 } tk_latency_totals;
 
 /* per_thread: one row per (thread, function); else one per function. TK_OK or
@@ -60,15 +66,17 @@ TK_API void tk_latency_get_totals(const tk_latency *l, tk_latency_totals *out);
  * keeps every duration (the 16-bit ones as a histogram), so the percentiles stay exact. */
 
 /* Merge `from` into `into` (both per_thread or both not): from's threads come after into's
- * (their indices offset by into's thread count), its durations, open and unwound calls join
+ * (their indices offset by into's thread count, their traces by into's traces), its durations, open and unwound calls join
  * those of the same function (and thread), its totals are added (max_depth: the larger).
  * from is emptied (free it afterwards); into cannot be run afterwards (tk_latency_run:
  * TK_ERR_ARG). Returns TK_OK, TK_ERR_ARG (per_thread differs), TK_ERR_LIMIT (more than
- * 2^32 - 1 threads), TK_ERR_NOMEM. */
+ * 2^32 - 1 threads or traces), TK_ERR_NOMEM. */
 TK_API tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *err);
 
 /* l as bytes (a canonical form: equal accountings give equal bytes), in a block the caller
- * frees with tk_free: "TKLAT" 2, then LEB128 varints: per_thread, the totals, the series in
+ * frees with tk_free: "TKLAT" 3, then LEB128 varints: per_thread, the totals (their traces
+ * last), per thread (per_thread only) its pid and 1 + its trace (0: a thread index no event
+ * had), the series in
  * (thread, function) order, each with its open and unwound calls, its self time and its
  * distinct durations ascending (delta-coded) and their counts. Reorders l's duration arrays (not its results). Returns TK_OK, TK_ERR_NOMEM. */
 TK_API tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *size, tk_error *err);

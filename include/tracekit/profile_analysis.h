@@ -212,7 +212,8 @@ typedef struct tk_folded_profile_options {
     double min_share; /* fraction of the total below which a branch is not unfolded (0: 1e-5;
                          less than 0: none) */
     size_t max_depth; /* frames at most in a chain (0: 256) */
-    int per_part; /* each part apart, its stacks starting with "thread T" (or "part N") */
+    int per_part; /* each part apart, its stacks starting with "thread T" (or "part N"), or
+                     "process P thread T" when the parts' pids differ (several processes) */
     size_t part; /* 0: every part; else only this one (1-based; TK_ERR_ARG past the end) */
 } tk_folded_profile_options;
 

@@ -151,13 +151,15 @@ typedef struct tk_xray_calls {
     size_t event_cap;
     /* results */
     size_t n, nargs, nevents;
+    size_t nskipped; /* custom/typed events of the run's thread not asked for (events NULL):
+                        counted, so that a thread with events and no calls still makes runs */
     int32_t tid, pid;
     uint64_t max_func; /* largest function id; 2^32 when the run holds the invalid id 0 */
 } tk_xray_calls;
 
 /* The next run of records of one thread: function records, and (when asked) their arguments and
  * the custom/typed events between them; other records are skipped (their timestamps still
- * apply). TK_OK with n + nevents >= 1, TK_END, or an error as tk_xray_next (TK_ERR_FORMAT;
+ * apply). TK_OK with n + nevents + nskipped >= 1, TK_END, or an error as tk_xray_next (TK_ERR_FORMAT;
  * TK_ERR_NOMEM, TK_ERR_IO). Do not mix with tk_xray_next on the same reader. */
 TK_API tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err);
 

@@ -34,6 +34,7 @@ void tk_latency_free(tk_latency *l)
     for (uint32_t i = 0; i < l->ndirect; i++) tk_free(l->direct[i].idx);
     tk_free(l->direct);
     tk_free(l->rows);
+    tk_free(l->threads);
     tk_hmap_free(&l->index);
     tk_callstacks_free(&l->stacks);
     tk_free(l);
@@ -260,6 +261,24 @@ on_close_per_thread(void *ctx, const tk_stack_thread *t, const tk_frame *f, uint
     close_call(ctx, t, f, duration, how, 1);
 }
 
+/* Every thread index's pid and trace, from the stacks of a run (per-thread mode): each thread
+ * that had an event, also one without a call, names its process as Chrome's does. -1 when out
+ * of memory. */
+static int keep_threads(tk_latency *l)
+{
+    if (!l->per_thread) return 0;
+    uint32_t n = l->stacks.nthreads;
+    lat_thread *t = tk_reallocarray(l->threads, n ? n : 1, sizeof *t);
+    if (!t) return -1;
+    l->threads = t;
+    for (uint32_t i = 0; i < n; i++) {
+        const tk_stack_thread *s = &l->stacks.threads[i];
+        t[i].pid = s->events ? s->pid : 0;
+        t[i].trace = s->events ? s->trace : UINT32_MAX;
+    }
+    return 0;
+}
+
 tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *err)
 {
     const unsigned promises = TK_FEED_NO_PATHS | TK_FEED_NO_OPEN;
@@ -275,6 +294,9 @@ tk_status tk_latency_run(tk_latency *l, const tk_event_source *src, tk_error *er
     }
     if (st == TK_OK && l->failed)
         st = tk_error_set(err, TK_ERR_NOMEM, "out of memory recording call durations");
+    l->base.traces = (uint32_t)tk_event_source_traces(src);
+    if (keep_threads(l) != 0 && st == TK_OK) /* a failed run's too: its threads are counted */
+        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory recording threads");
     return st;
 }
 
@@ -434,6 +456,33 @@ static int by_key(const void *a, const void *b)
     return x->func < y->func ? -1 : x->func > y->func;
 }
 
+/* The trace and process key of each per-thread row (after the rows are made). */
+static tk_status row_processes(tk_latency *l, tk_error *err)
+{
+    tk_latency_totals t;
+    tk_latency_get_totals(l, &t);
+    if (!l->per_thread || !l->threads || !t.threads) return TK_OK;
+    int64_t *pids = tk_malloc(t.threads * sizeof *pids), *keys = NULL;
+    uint32_t *traces = pids ? tk_malloc(t.threads * sizeof *traces) : NULL;
+    keys = traces ? tk_malloc(t.threads * sizeof *keys) : NULL;
+    tk_status st = keys ? TK_OK : tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; st == TK_OK && i < t.threads; i++) {
+        pids[i] = l->threads[i].pid;
+        traces[i] = l->threads[i].trace;
+    }
+    if (st == TK_OK) st = tk_event_process_keys(pids, traces, t.threads, keys, err);
+    for (size_t i = 0; st == TK_OK && i < l->nrows; i++) {
+        tk_latency_row *r = &l->rows[i];
+        if (r->thread >= t.threads) continue;
+        r->trace = traces[r->thread] == UINT32_MAX ? 0 : traces[r->thread];
+        r->process = keys[r->thread];
+    }
+    tk_free(pids);
+    tk_free(traces);
+    tk_free(keys);
+    return st;
+}
+
 tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *count, tk_error *err)
 {
     if (!l->rows) {
@@ -465,6 +514,13 @@ tk_status tk_latency_rows(tk_latency *l, const tk_latency_row **rows, size_t *co
         }
         tk_free(hist);
         qsort(l->rows, l->nrows, sizeof *l->rows, by_key);
+        tk_status st = row_processes(l, err);
+        if (st != TK_OK) {
+            tk_free(l->rows);
+            l->rows = NULL;
+            l->nrows = 0;
+            return st;
+        }
     }
     *rows = l->rows;
     *count = l->nrows;

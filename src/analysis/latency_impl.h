@@ -56,6 +56,13 @@ typedef struct hist_table {
     uint32_t cap;
 } hist_table;
 
+/* A thread of a per-thread accounting: its pid and trace (UINT32_MAX: an index no event had,
+ * no thread), what its process key is computed from (tk_event_process_keys). */
+typedef struct lat_thread {
+    int64_t pid;
+    uint32_t trace;
+} lat_thread;
+
 struct tk_latency {
     int per_thread;
     direct_table *direct; /* one per thread (per-thread mode) or one */
@@ -74,6 +81,9 @@ struct tk_latency {
      * (direct, total, hists, index) are gone, so a merged latency is not run again */
     tk_latency_totals base;
     int merged;
+    /* per-thread mode: every thread index's pid and trace (base.threads of them once run or
+     * merged), kept after the stacks are gone */
+    lat_thread *threads;
 };
 
 /* A series switches its 16-bit durations to a histogram after this many (128 KiB of array for

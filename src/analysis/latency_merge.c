@@ -119,6 +119,27 @@ static void add_totals(tk_latency_totals *a, const tk_latency_totals *b)
     a->open_at_end += b->open_at_end;
     a->backwards += b->backwards;
     if (b->max_depth > a->max_depth) a->max_depth = b->max_depth;
+    a->traces += b->traces;
+}
+
+/* from's threads after into's, their traces after into's (per-thread mode). -1 when out of
+ * memory. */
+static int merge_threads(tk_latency *into, const tk_latency *from)
+{
+    uint32_t a = into->base.threads, b = from->base.threads;
+    if (!into->per_thread || !b) return 0;
+    lat_thread *t = tk_reallocarray(into->threads, (size_t)a + b, sizeof *t);
+    if (!t) return -1;
+    if (!into->threads) /* a run that could not keep them (out of memory): no threads */
+        for (uint32_t i = 0; i < a; i++) t[i] = (lat_thread){0, UINT32_MAX};
+    into->threads = t;
+    for (uint32_t i = 0; i < b; i++) {
+        t[a + i].pid = from->threads ? from->threads[i].pid : 0;
+        t[a + i].trace = from->threads && from->threads[i].trace != UINT32_MAX
+                             ? from->threads[i].trace + into->base.traces
+                             : UINT32_MAX;
+    }
+    return 0;
 }
 
 tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *err)
@@ -133,6 +154,10 @@ tk_status tk_latency_merge(tk_latency *into, tk_latency *from, tk_error *err)
         return tk_error_set(err, TK_ERR_LIMIT,
                             "merging latencies of more than 2^32 - 1 "
                             "threads");
+    if (from->base.traces > UINT32_MAX - 1 - into->base.traces)
+        return tk_error_set(err, TK_ERR_LIMIT, "merging latencies of more than 2^32 - 1 traces");
+    if (merge_threads(into, from) != 0)
+        return tk_error_set(err, TK_ERR_NOMEM, "out of memory merging latencies");
     if (into->per_thread)
         for (size_t j = 0; j < from->nseries; j++) from->series[j].thread += into->base.threads;
     sort_some(into->series, into->nseries, sizeof *into->series, series_order);
@@ -275,13 +300,19 @@ tk_status tk_latency_serialize(tk_latency *l, uint8_t **data, size_t *size, tk_e
     for (size_t i = 0; i < n; i++) ix[i] = i;
     sort_indexes(ix, ix + n, n, l->series);
     tk_bytes_out b = {NULL, 0, 0, 0};
-    tk_bytes_put(&b, "TKLAT\2", 6);
+    tk_bytes_put(&b, "TKLAT\3", 6);
     tk_latency_totals t;
     tk_latency_get_totals(l, &t);
     tk_bytes_put_u64(&b, l->per_thread != 0);
-    const uint64_t tv[8] = {t.threads, t.enters,      t.exits,     t.unmatched_exits,
-                            t.unwound, t.open_at_end, t.backwards, t.max_depth};
-    for (int i = 0; i < 8; i++) tk_bytes_put_u64(&b, tv[i]);
+    const uint64_t tv[9] = {t.threads,     t.enters,    t.exits,     t.unmatched_exits, t.unwound,
+                            t.open_at_end, t.backwards, t.max_depth, t.traces};
+    for (int i = 0; i < 9; i++) tk_bytes_put_u64(&b, tv[i]);
+    for (uint32_t i = 0; l->per_thread && i < t.threads; i++) {
+        const lat_thread *th = l->threads ? &l->threads[i] : NULL;
+        int none = !th || th->trace == UINT32_MAX;
+        tk_bytes_put_u64(&b, none ? 0 : zigzag(th->pid));
+        tk_bytes_put_u64(&b, none ? 0 : (uint64_t)th->trace + 1);
+    }
     tk_bytes_put_u64(&b, n);
     for (size_t i = 0; i < n; i++) put_series(&b, &l->series[ix[i]], l->per_thread);
     tk_free(ix);
@@ -385,22 +416,43 @@ static int get_series(rd *r, tk_latency *l, series *s, const series *prev, uint6
     return 0;
 }
 
+/* The threads of a per-thread accounting: pid and 1 + trace each (0 0: no thread). */
+static int get_threads(rd *r, tk_latency *l)
+{
+    uint32_t n = l->base.threads;
+    if (!l->per_thread || !n) return 0;
+    if (n > (r->size - r->pos) / 2)
+        return rd_fail(r, TK_ERR_FORMAT, "more threads than bytes left");
+    l->threads = tk_malloc(n * sizeof *l->threads);
+    if (!l->threads) return rd_fail(r, TK_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t pid, trace;
+        if (get_u64(r, &pid, "a thread's pid") || get_u64(r, &trace, "a thread's trace")) return -1;
+        if (trace > l->base.traces)
+            return rd_fail(r, TK_ERR_FORMAT, "a thread's trace out of range");
+        if (!trace && pid) return rd_fail(r, TK_ERR_FORMAT, "a pid of no thread");
+        l->threads[i].pid = (int64_t)(pid >> 1) ^ -(int64_t)(pid & 1);
+        l->threads[i].trace = trace ? (uint32_t)(trace - 1) : UINT32_MAX;
+    }
+    return 0;
+}
+
 static int get_header(rd *r, tk_latency *l)
 {
-    if (r->size < 6 || memcmp(r->p, "TKLAT\2", 6) != 0)
-        return rd_fail(r, TK_ERR_FORMAT, "no \"TKLAT\" 2 magic");
+    if (r->size < 6 || memcmp(r->p, "TKLAT\3", 6) != 0)
+        return rd_fail(r, TK_ERR_FORMAT, "no \"TKLAT\" 3 magic");
     r->pos = 6;
-    uint64_t pt, tv[8];
+    uint64_t pt, tv[9];
     if (get_u64(r, &pt, "the per-thread flag")) return -1;
     if (pt > 1) return rd_fail(r, TK_ERR_FORMAT, "a per-thread flag other than 0 or 1");
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 9; i++)
         if (get_u64(r, &tv[i], "a total")) return -1;
-    if (tv[0] > UINT32_MAX || tv[7] > UINT32_MAX)
-        return rd_fail(r, TK_ERR_FORMAT, "a thread count or depth over 32 bits");
+    if (tv[0] > UINT32_MAX || tv[7] > UINT32_MAX || tv[8] >= UINT32_MAX)
+        return rd_fail(r, TK_ERR_FORMAT, "a thread count, depth or trace count over 32 bits");
     l->per_thread = (int)pt;
-    l->base = (tk_latency_totals){(uint32_t)tv[0], tv[1], tv[2], tv[3],
-                                  tv[4],           tv[5], tv[6], (uint32_t)tv[7]};
-    return 0;
+    l->base = (tk_latency_totals){(uint32_t)tv[0], tv[1], tv[2],           tv[3],          tv[4],
+                                  tv[5],           tv[6], (uint32_t)tv[7], (uint32_t)tv[8]};
+    return get_threads(r, l);
 }
 
 tk_status tk_latency_deserialize(tk_latency **out, const uint8_t *data, size_t size,

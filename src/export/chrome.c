@@ -111,26 +111,21 @@ typedef struct chrome {
     int failed;
     /* several traces (src a tk_event_chain): the process key of each thread (process_key) */
     tk_event_chain *chain;
-    tk_hmap first_part; /* pid -> 1 + the first part that had a thread of it */
+    tk_process_keyer first_part; /* the pids of the parts seen */
     int64_t *keys; /* per thread index */
     uint8_t *key_set;
     uint32_t nkeys;
 } chrome;
 
 /* Several traces are several processes, even when their pids are equal (ranks of one job on
- * different nodes): a thread of part K (0-based, of the chain or of the join) whose pid P an
- * earlier part had has the process key K * 10^10 + P (XRay pids fit in 32 bits: the key is no
- * pid and no other part's key, and reads as the part and the pid), any other thread its pid.
- * first maps a pid to 1 + the first part that had it; *nomem is set when it cannot grow. */
-#define PROCESS_KEY_STRIDE INT64_C(10000000000)
-
-static int64_t process_key(tk_hmap *first, int64_t pid, size_t k, int *nomem)
+ * different nodes): a thread of part K (0-based, of the chain or of the join) is written with
+ * its process key (tk_event_process_keys: K * 10^10 + its pid when an earlier part had that
+ * pid, else its pid), noted in first, which has every thread of the parts before K by then.
+ * *nomem is set when first cannot grow. */
+static int64_t process_key(tk_process_keyer *first, int64_t pid, size_t k, int *nomem)
 {
-    uint64_t f;
-    if (tk_hmap_get(first, (uint64_t)pid, &f))
-        return f - 1 < k ? (int64_t)k * PROCESS_KEY_STRIDE + pid : pid;
-    if (tk_hmap_put(first, (uint64_t)pid, k + 1) < 0) *nomem = 1;
-    return pid;
+    if (tk_process_keyer_note(first, pid, (uint32_t)k) != 0) *nomem = 1;
+    return tk_process_keyer_key(first, pid, (uint32_t)k);
 }
 
 /* A thread of the chain's current part seen: its key, when it is new. */
@@ -581,7 +576,7 @@ static void chrome_free(chrome *c)
     tk_free(c->name_len);
     tk_hmap_free(&c->name_of);
     tk_arena_free(&c->names);
-    tk_hmap_free(&c->first_part);
+    tk_process_keyer_free(&c->first_part);
     tk_free(c->keys);
     tk_free(c->key_set);
 }
@@ -643,7 +638,7 @@ struct tk_chrome_join {
     int64_t *ids; /* process key, tid of the parts' threads */
     size_t nthreads, cap;
     size_t nparts; /* parts added */
-    tk_hmap first_part; /* as a chain's Chrome trace's (process_key) */
+    tk_process_keyer first_part; /* as a chain's Chrome trace's (process_key) */
     char *time_unit; /* the source's */
     double ticks_per_second;
 };
@@ -922,7 +917,7 @@ void tk_chrome_join_free(tk_chrome_join *j)
     tk_text_pool_free(&j->pool);
     tk_free(j->tails);
     tk_free(j->ids);
-    tk_hmap_free(&j->first_part);
+    tk_process_keyer_free(&j->first_part);
     tk_free(j->time_unit);
     tk_free(j->o);
     tk_free(j);

@@ -264,6 +264,23 @@ done:
     return st;
 }
 
+/* The parts are of several processes (their "pid:" lines differ: valgrind's files of a forked
+ * program, or tracekit's of several XRay traces, whose pids are their process keys): each
+ * thread's root then names its process, "process PID thread TID", as the XRay folded stacks of
+ * several traces do, so that equal thread numbers of two processes stay apart. */
+static int parts_of_processes(const tk_profile *p)
+{
+    size_t n = tk_profile_part_count(p);
+    const tk_prof_part *first = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const tk_prof_part *pt = tk_profile_part(p, i);
+        if (!pt->has_pid) continue;
+        if (first && pt->pid != first->pid) return 1;
+        if (!first) first = pt;
+    }
+    return 0;
+}
+
 static tk_status profile_write_folded_stream(const tk_profile *p,
                                              const tk_folded_profile_options *opt, FILE *out,
                                              tk_error *err)
@@ -280,10 +297,14 @@ static tk_status profile_write_folded_stream(const tk_profile *p,
     if (o.part) return fold(p, o.part, NULL, &o, out, err);
     if (!o.per_part) return fold(p, 0, NULL, &o, out, err);
     tk_status st = TK_OK;
+    int by_process = parts_of_processes(p);
     for (size_t i = 0; i < tk_profile_part_count(p) && st == TK_OK; i++) {
         const tk_prof_part *pt = tk_profile_part(p, i);
         char label[64];
-        if (pt->has_thread)
+        if (pt->has_thread && by_process)
+            snprintf(label, sizeof label, "process %" PRIu64 " thread %" PRIu64, pt->pid,
+                     pt->thread);
+        else if (pt->has_thread)
             snprintf(label, sizeof label, "thread %" PRIu64, pt->thread);
         else
             snprintf(label, sizeof label, "part %zu", i + 1);

@@ -319,6 +319,21 @@ tk_status tk_callstacks_feed(tk_callstacks *cs, const tk_event *ev, tk_error *er
     return TK_OK;
 }
 
+tk_status tk_callstacks_skipped(tk_callstacks *cs, const tk_event_batch *b, tk_error *err)
+{
+    if (!b->nskipped) return TK_OK;
+    tk_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TK_EVENT_CUSTOM;
+    ev.thread = b->thread;
+    ev.pid = b->pid;
+    ev.tid = b->tid;
+    tk_stack_thread *t = tk_callstacks_thread(cs, &ev);
+    if (!t) return tk_error_set(err, TK_ERR_NOMEM, "out of memory tracking threads");
+    t->events += b->nskipped;
+    return TK_OK;
+}
+
 tk_status tk_callstacks_feed_batch(tk_callstacks *cs, const tk_event_batch *b, tk_error *err)
 {
     return tk_callstacks_feed_batch_with(cs, b, cs->on_close, cs->ctx, 0, err);
@@ -463,28 +478,37 @@ size_t tk_event_source_traces(const tk_event_source *src)
     return c ? c->nparts : 1;
 }
 
+int tk_process_keyer_note(tk_process_keyer *k, int64_t pid, uint32_t trace)
+{
+    uint64_t f;
+    if (trace == UINT32_MAX) return 0; /* no thread */
+    if (tk_hmap_get(&k->first, (uint64_t)pid, &f) && f - 1 <= trace) return 0;
+    return tk_hmap_put(&k->first, (uint64_t)pid, (uint64_t)trace + 1) < 0 ? -1 : 0;
+}
+
+int64_t tk_process_keyer_key(const tk_process_keyer *k, int64_t pid, uint32_t trace)
+{
+    uint64_t f;
+    /* unsigned: no overflow, whatever a crafted partial's trace */
+    if (trace != UINT32_MAX && tk_hmap_get(&k->first, (uint64_t)pid, &f) && f - 1 < trace)
+        return (int64_t)((uint64_t)trace * (uint64_t)TK_PROCESS_KEY_STRIDE + (uint64_t)pid);
+    return pid;
+}
+
+void tk_process_keyer_free(tk_process_keyer *k) { tk_hmap_free(&k->first); }
+
 tk_status tk_event_process_keys(const int64_t *pids, const uint32_t *traces, size_t n,
                                 int64_t *keys, tk_error *err)
 {
-    tk_hmap first = TK_HMAP_INIT; /* pid -> the first trace that had it */
+    tk_process_keyer k = TK_PROCESS_KEYER_INIT;
     for (size_t i = 0; i < n; i++) {
-        uint64_t f;
-        if (tk_hmap_get(&first, (uint64_t)pids[i], &f) && f <= traces[i]) continue;
-        if (tk_hmap_put(&first, (uint64_t)pids[i], traces[i]) < 0) {
-            tk_hmap_free(&first);
+        if (tk_process_keyer_note(&k, pids[i], traces[i]) != 0) {
+            tk_process_keyer_free(&k);
             return tk_error_set(err, TK_ERR_NOMEM, "out of memory keying processes");
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        uint64_t f = traces[i];
-        tk_hmap_get(&first, (uint64_t)pids[i], &f);
-        /* unsigned: no overflow, whatever a crafted partial's trace (UINT32_MAX: no thread) */
-        keys[i] = f < traces[i] && traces[i] != UINT32_MAX
-                      ? (int64_t)((uint64_t)traces[i] * (uint64_t)TK_PROCESS_KEY_STRIDE +
-                                  (uint64_t)pids[i])
-                      : pids[i];
-    }
-    tk_hmap_free(&first);
+    for (size_t i = 0; i < n; i++) keys[i] = tk_process_keyer_key(&k, pids[i], traces[i]);
+    tk_process_keyer_free(&k);
     return TK_OK;
 }
 

@@ -334,6 +334,11 @@ tk_callstacks_batch_thread(tk_callstacks *cs, const tk_event_batch *b, uint64_t 
     return t;
 }
 
+/* A batch of no calls (its thread's custom/typed events, which the consumer did not ask for,
+ * counted in nskipped): the thread seen, as feeding the events would see it (its pid, tid and
+ * trace kept, its events counted), its stack and times unchanged. */
+tk_status tk_callstacks_skipped(tk_callstacks *cs, const tk_event_batch *b, tk_error *err);
+
 /* Store the locals back after n calls, the last at time last. */
 static inline __attribute__((always_inline)) void
 tk_callstacks_batch_done(tk_stack_thread *t, const tk_stack_locals *s, size_t n, uint64_t last)
@@ -350,7 +355,7 @@ tk_callstacks_feed_batch_with(tk_callstacks *cs, const tk_event_batch *b,
                               tk_frame_closed_fn on_close, void *ctx, unsigned promises,
                               tk_error *err)
 {
-    if (b->n == 0) return TK_OK;
+    if (b->n == 0) return tk_callstacks_skipped(cs, b, err);
     tk_event ev;
     tk_stack_locals s;
     tk_stack_thread *t = tk_callstacks_batch_thread(cs, b, b->time[0], &ev, &s);
@@ -462,6 +467,28 @@ int tk_event_same_clock(double tps_a, const char *unit_a, double tps_b, const ch
 
 /* The traces (parts) src reads: a chain's, else 1. */
 size_t tk_event_source_traces(const tk_event_source *src);
+
+/* The process keys of tk_event_process_keys, threads noted one at a time: the one place of
+ * its rule, which tk_event_process_keys and the Chrome writer (a thread keyed when its first
+ * event is written) share. first maps a pid to 1 + the first trace noted with it. A thread's
+ * key (tk_process_keyer_key) is final once every thread of the traces before its own is
+ * noted: those of a chain read in order are, when its first event comes. */
+typedef struct tk_process_keyer {
+    tk_hmap first;
+} tk_process_keyer;
+
+#define TK_PROCESS_KEYER_INIT \
+    { \
+        TK_HMAP_INIT \
+    }
+
+/* A thread of pid and trace noted (trace UINT32_MAX: none, nothing noted). 0, or -1 when out
+ * of memory. */
+int tk_process_keyer_note(tk_process_keyer *k, int64_t pid, uint32_t trace);
+/* The key of a thread of pid and trace: trace * TK_PROCESS_KEY_STRIDE + pid when a trace
+ * before trace had a thread of pid noted, else pid. */
+int64_t tk_process_keyer_key(const tk_process_keyer *k, int64_t pid, uint32_t trace);
+void tk_process_keyer_free(tk_process_keyer *k);
 
 /* The name of a thread's root in folded stacks and profiles (tk_export_folded,
  * tk_folded_partial, tk_events_profile): "thread TID" of a source of one trace, else "process

@@ -4,7 +4,8 @@
 # Chrome JSON, folded stacks and Callgrind of the XRay samples and committed real traces,
 # Callgrind and folded stacks of valgrind profiles, Callgrind of a DCFG, Chrome JSON, folded
 # stacks and Callgrind of a DCFG-Trace, and the per-thread Callgrind files (of several XRay
-# traces too, a process's threads apart from its repeat's); the same of traces
+# traces too, a process's threads apart from its repeat's, and their folded stacks per thread;
+# a trace after an events-only thread of its pid, keyed as in Chrome); the same of traces
 # of real programs made now (tests/integration/lib/viewers_real.sh: XRay of a threaded program,
 # valgrind's callgrind, tracekit record --trace of gzip and of the threaded program). One
 # browser loads every file (tests/viewers/speedscope.js).
@@ -55,6 +56,21 @@ grep -q '^fn=.*process 20000006259 thread 6263$' "$tmp/several.callgrind" ||
 echo "folded $tmp/several.folded" >>"$cases"
 echo "callgrind $tmp/several.callgrind $tmp/several.folded" >>"$cases"
 for f in "$tmp/pt-several"/*; do echo "callgrind $f" >>"$cases"; done
+# those files' folded stacks per thread: each root "process KEY thread TID" as XRay's own, so
+# that speedscope (which merges equal frames) keeps the repeated trace's threads apart
+"$TRACEKIT" convert --to folded --per-thread "$tmp/pt-several"/* >"$tmp/pt-several.folded" || fail=1
+"$TRACEKIT" convert --to folded --per-thread $several >"$tmp/several-pt.folded" || fail=1
+[ "$(cut -d';' -f1 "$tmp/pt-several.folded" | sort -u)" = \
+    "$(cut -d';' -f1 "$tmp/several-pt.folded" | sort -u)" ] &&
+    [ "$(cut -d';' -f1 "$tmp/pt-several.folded" | sort -u | wc -l)" = 15 ] ||
+    { echo "FAIL: several traces: the Callgrind files' folded roots are not XRay's 15"; fail=1; }
+echo "folded $tmp/pt-several.folded" >>"$cases"
+# a trace whose thread has only events before one of its pid: keyed as in Chrome JSON
+evonly="$X/pass/calltree-events-only.fdr $X/pass/calltree-typed.fdr"
+"$TRACEKIT" convert --to folded --per-thread $evonly >"$tmp/evonly.folded" 2>/dev/null || fail=1
+grep -q '^process 10000006242 thread 6242;' "$tmp/evonly.folded" ||
+    { echo "FAIL: events-only thread: the later trace's thread is not keyed"; fail=1; }
+echo "folded $tmp/evonly.folded" >>"$cases"
 # speedscope imports *.chrome.json as a Chrome performance recording (docs/viewers.md)
 cp "$tmp/fib.json" "$tmp/fib.chrome.json"
 echo "rejected $tmp/fib.chrome.json" >>"$cases"

@@ -141,7 +141,8 @@ static int same_row(const tk_latency_row *a, const tk_latency_row *b)
     return a->func == b->func && a->thread == b->thread && a->pid == b->pid && a->tid == b->tid &&
            a->count == b->count && a->min == b->min && a->median == b->median && a->p90 == b->p90 &&
            a->p99 == b->p99 && a->max == b->max && a->sum == b->sum && a->open == b->open &&
-           a->unwound == b->unwound && a->self == b->self;
+           a->unwound == b->unwound && a->self == b->self && a->trace == b->trace &&
+           a->process == b->process;
 }
 
 static int same_totals(const tk_latency_totals *a, const tk_latency_totals *b)
@@ -149,7 +150,7 @@ static int same_totals(const tk_latency_totals *a, const tk_latency_totals *b)
     return a->threads == b->threads && a->enters == b->enters && a->exits == b->exits &&
            a->unmatched_exits == b->unmatched_exits && a->unwound == b->unwound &&
            a->open_at_end == b->open_at_end && a->backwards == b->backwards &&
-           a->max_depth == b->max_depth;
+           a->max_depth == b->max_depth && a->traces == b->traces;
 }
 
 static int same(tk_latency *a, tk_latency *b)
@@ -213,6 +214,57 @@ static void test_chain_threads_apart(void)
     TK_CHECK(tk_latency_rows(l, &rows, &n, NULL) == TK_OK);
     TK_CHECK(n > 0 && rows[n - 1].thread == 2);
     TK_CHECK(tk_latency_run(merge(l, run_part(2, 1)), NULL, NULL) == TK_ERR_ARG);
+    tk_latency_free(l);
+}
+
+/* Each per-thread row's trace and process key (tk_event_process_keys), chained or merged:
+ * parts share pid 100, so a later part's threads of it are keyed, also after a part whose
+ * thread of that pid had only a custom event (no call, no row: Chrome JSON writes it). */
+static void test_row_processes(void)
+{
+    setup();
+    tk_event custom;
+    memset(&custom, 0, sizeof custom);
+    custom.kind = TK_EVENT_CUSTOM;
+    custom.pid = 100;
+    custom.tid = 1000;
+    part events_only = {&custom, 1, 0};
+    tk_event_source srcs[3] = {source_of(&events_only), source_of(&parts[0]), source_of(&parts[1])},
+                    src;
+    tk_event_chain chain;
+    TK_CHECK(tk_event_chain_init(&chain, srcs, 3, &src, NULL) == TK_OK);
+    tk_latency *l = NULL;
+    TK_CHECK(tk_latency_open(&l, 1, NULL) == TK_OK);
+    TK_CHECK(tk_latency_run(l, &src, NULL) == TK_OK);
+    const tk_latency_row *rows;
+    size_t n;
+    TK_CHECK(tk_latency_rows(l, &rows, &n, NULL) == TK_OK);
+    int seen[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++) { /* thread 0: the custom event's; 1: part 0's; 2, 3 */
+        TK_CHECK(rows[i].thread >= 1 && rows[i].thread <= 3);
+        uint32_t trace = rows[i].thread == 1 ? 1 : 2;
+        TK_CHECK_EQ_U64(rows[i].trace, trace);
+        TK_CHECK(rows[i].process == (int64_t)trace * TK_PROCESS_KEY_STRIDE + rows[i].pid);
+        seen[rows[i].thread - 1] = 1;
+    }
+    TK_CHECK(seen[0] && seen[1] && seen[2]);
+    /* merged, and through bytes: the same rows */
+    events_only.i = 0;
+    tk_event_source one = source_of(&events_only);
+    tk_latency *m = NULL;
+    TK_CHECK(tk_latency_open(&m, 1, NULL) == TK_OK);
+    TK_CHECK(tk_latency_run(m, &one, NULL) == TK_OK);
+    m = merge(roundtrip(m), merge(run_part(0, 1), roundtrip(run_part(1, 1))));
+    TK_CHECK(same(m, l));
+    tk_latency_totals t;
+    tk_latency_get_totals(m, &t);
+    TK_CHECK_EQ_U64(t.traces, 3);
+    tk_latency_free(m);
+    /* one part: each thread's process is its pid */
+    tk_latency_free(l);
+    l = run_part(1, 1);
+    TK_CHECK(tk_latency_rows(l, &rows, &n, NULL) == TK_OK);
+    for (size_t i = 0; i < n; i++) TK_CHECK(rows[i].trace == 0 && rows[i].process == rows[i].pid);
     tk_latency_free(l);
 }
 
@@ -313,5 +365,6 @@ static void test_self_times(void)
 }
 
 TK_TEST_MAIN(TK_CASE(test_merge_groupings_aggregate), TK_CASE(test_merge_groupings_per_thread),
-             TK_CASE(test_chain_threads_apart), TK_CASE(test_chain_clock_mismatch),
-             TK_CASE(test_deserialize_rejects), TK_CASE(test_self_times))
+             TK_CASE(test_chain_threads_apart), TK_CASE(test_row_processes),
+             TK_CASE(test_chain_clock_mismatch), TK_CASE(test_deserialize_rejects),
+             TK_CASE(test_self_times))

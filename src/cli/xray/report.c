@@ -47,7 +47,7 @@ typedef struct report_in {
     int ntraces;
     const char **paths;
     const cli_xray_part *parts;
-    int64_t *keys; /* per thread, with several traces: its process (tk_event_process_keys) */
+    int keys; /* per thread, with several traces: a process column (tk_latency_row.process) */
     int key_width; /* of the text's process column */
 } report_in;
 
@@ -106,7 +106,7 @@ static void report_text(FILE *f, const report_in *s, const tk_latency_report *ro
         const tk_latency_row *r = tk_latency_report_row(rows, i);
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
-        if (s->keys) fprintf(f, "%*" PRId64 " ", s->key_width, s->keys[r->thread]);
+        if (s->keys) fprintf(f, "%*" PRId64 " ", s->key_width, r->process);
         if (st->per_thread) fprintf(f, "%9" PRId64 " ", r->tid);
         fprintf(f,
                 "%9" PRIu64 " %10" PRIu64 " [ %*.*f, %*.*f, %*.*f, %*.*f, %*.*f] %*.*f %*.*f  "
@@ -139,7 +139,7 @@ static void report_csv(FILE *f, const report_in *s, const tk_latency_report *row
         const tk_latency_row *r = tk_latency_report_row(rows, i);
         char nb[64], db[600];
         debug_info(s, r->func, db, sizeof db);
-        if (s->keys) fprintf(f, "%" PRId64 ",", s->keys[r->thread]);
+        if (s->keys) fprintf(f, "%" PRId64 ",", r->process);
         if (st->per_thread) fprintf(f, "%" PRId64 ",", r->tid);
         fprintf(
             f,
@@ -154,57 +154,23 @@ static void report_csv(FILE *f, const report_in *s, const tk_latency_report *row
     }
 }
 
-/* The input (0-based) whose trace has thread index `thread`: each trace's threads come after
- * those of the traces before it. */
-static int trace_of(const report_in *s, uint32_t thread)
-{
-    uint64_t end = 0;
-    for (int k = 0; k < s->ntraces; k++) {
-        end += s->parts[k].totals.threads;
-        if (thread < end) return k;
-    }
-    return s->ntraces - 1;
-}
-
-/* With several traces, per thread: the process of each thread (tk_event_process_keys: the
- * pid a Chrome trace of them writes), into s->keys, and the width of their column. Returns
- * an exit code. */
-static int thread_keys(report_in *s, tk_latency *acc)
+/* With several traces, per thread: the width of the text's process column (each row's
+ * process, tk_latency_row.process: the pid a Chrome trace of them writes), over every row. */
+static int key_width(report_in *s, tk_latency *acc)
 {
     const tk_latency_row *rows;
     size_t n;
     tk_error err;
     tk_error_clear(&err);
     if (tk_latency_rows(acc, &rows, &n, &err) != TK_OK) return cli_error(&err);
-    uint64_t nthreads = 0;
-    for (int k = 0; k < s->ntraces; k++) nthreads += s->parts[k].totals.threads;
-    size_t m = nthreads ? (size_t)nthreads : 1;
-    int64_t *pids = calloc(m, sizeof *pids);
-    uint32_t *traces = malloc(m * sizeof *traces);
-    s->keys = calloc(m, sizeof *s->keys);
-    if (!pids || !traces || !s->keys) {
-        free(pids);
-        free(traces);
-        fprintf(stderr, "tracekit: error: out of memory\n");
-        return CLI_EXIT_BAD_INPUT;
-    }
-    for (size_t i = 0; i < m; i++) traces[i] = UINT32_MAX; /* no row: no thread */
-    for (size_t i = 0; i < n; i++) {
-        if (rows[i].thread >= m) continue;
-        pids[rows[i].thread] = rows[i].pid;
-        traces[rows[i].thread] = (uint32_t)trace_of(s, rows[i].thread);
-    }
-    int rc = CLI_EXIT_OK;
-    if (tk_event_process_keys(pids, traces, m, s->keys, &err) != TK_OK) rc = cli_error(&err);
+    s->keys = 1;
     s->key_width = 9;
-    for (size_t i = 0; i < m && rc == CLI_EXIT_OK; i++) {
+    for (size_t i = 0; i < n; i++) {
         char b[24];
-        int w = snprintf(b, sizeof b, "%" PRId64, s->keys[i]);
-        if (traces[i] != UINT32_MAX && w > s->key_width) s->key_width = w;
+        int w = snprintf(b, sizeof b, "%" PRId64, rows[i].process);
+        if (w > s->key_width) s->key_width = w;
     }
-    free(pids);
-    free(traces);
-    return rc;
+    return CLI_EXIT_OK;
 }
 
 /* "truncated": the first trace cut short (with its path when there are several), or null. */
@@ -248,7 +214,8 @@ static void report_json(FILE *f, const report_in *s, const tk_latency_report *ro
             cli_put_json_string(f, db);
         }
         if (st->per_thread) fprintf(f, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, r->pid, r->tid);
-        if (st->per_thread && s->ntraces > 1) fprintf(f, ",\"trace\":%d", trace_of(s, r->thread));
+        if (s->keys)
+            fprintf(f, ",\"trace\":%" PRIu32 ",\"process\":%" PRId64, r->trace, r->process);
         fprintf(
             f,
             ",\"count\":%" PRIu64 ",\"min\":%.9e,\"median\":%.9e,\"p90\":%.9e,"
@@ -344,14 +311,10 @@ static int write_report(const cli_args *args, const report_in *in, const setting
 /* The report of the merged accounting of every trace. */
 static int report_of(cli_ctx *ctx, const cli_args *args, settings *o, cli_xray_read *rd)
 {
-    report_in in = {rd->map, {0}, rd->parts[0].emulated, ctx->ninputs, ctx->paths, rd->parts,
-                    NULL,    0};
+    report_in in = {rd->map, {0}, rd->parts[0].emulated, ctx->ninputs, ctx->paths, rd->parts, 0, 0};
     if (o->style.per_thread && ctx->ninputs > 1) {
-        int krc = thread_keys(&in, rd->acc);
-        if (krc != CLI_EXIT_OK) {
-            free(in.keys);
-            return krc;
-        }
+        int krc = key_width(&in, rd->acc);
+        if (krc != CLI_EXIT_OK) return krc;
     }
     tk_xray_map_names(rd->map, &in.names);
     o->sort.names = &in.names;
@@ -359,16 +322,12 @@ static int report_of(cli_ctx *ctx, const cli_args *args, settings *o, cli_xray_r
     tk_error err;
     tk_error_clear(&err);
     tk_latency_report *rows = NULL;
-    if (tk_latency_report_open(&rows, rd->acc, &o->sort, &err) != TK_OK) {
-        free(in.keys);
-        return cli_error(&err);
-    }
+    if (tk_latency_report_open(&rows, rd->acc, &o->sort, &err) != TK_OK) return cli_error(&err);
     tk_latency_totals totals;
     tk_latency_get_totals(rd->acc, &totals);
     int rc = write_report(args, &in, o, rows, &totals);
     for (int k = 0; k < ctx->ninputs; k++) report_warnings(&in, k);
     tk_latency_report_free(rows);
-    free(in.keys);
     return rc;
 }
 

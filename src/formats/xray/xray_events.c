@@ -188,6 +188,7 @@ static tk_status events_next_batch(void *ctx, tk_event_batch *b, unsigned flags,
     b->arg_count = e->arg_count;
     b->arg_values = e->arg_values;
     b->nextra = c.nevents;
+    b->nskipped = c.nskipped;
     b->extra_at = e->event_at;
     b->extra = e->extra;
     /* ids outside the map are rare: only a run whose largest id is out of range is scanned */

@@ -990,6 +990,12 @@ static inline int calls_enter_args(tk_xray_calls *c, const uint8_t *d, uint64_t 
     return 1;
 }
 
+/* A run has begun: a call, an event, or an event counted only. */
+static inline int calls_started(const tk_xray_calls *c)
+{
+    return c->n + c->nevents + c->nskipped > 0;
+}
+
 /* The fast path of tk_xray_next_calls: the function records of an open FDR
  * buffer, no bounds check per record, one branch on the first byte (off with
  * TK_NO_FAST_PATH or tk_xray_set_paths: core/fastpath.h). Its twin is the
@@ -1003,7 +1009,7 @@ static inline int calls_fdr(tk_xray_reader *r, tk_xray_calls *c, uint32_t *top, 
     const uint8_t *d = r->view;
     uint64_t pos = r->pos - r->view_start, end = r->end - r->view_start;
     uint64_t base = r->base_tsc;
-    if (c->n + c->nevents == 0) {
+    if (!calls_started(c)) {
         c->tid = r->tid;
         c->pid = r->pid;
     }
@@ -1029,7 +1035,7 @@ static inline int calls_fdr(tk_xray_reader *r, tk_xray_calls *c, uint32_t *top, 
     r->pos = r->view_start + pos;
     r->base_tsc = base;
     if (c->n == c->cap) return 1;
-    return c->n + c->nevents > 0 &&
+    return calls_started(c) &&
            (r->pos >= r->end || *view_at(r, r->pos) == XRAY_META_BYTE(XRAY_META_NEW_BUFFER) ||
             *view_at(r, r->pos) == XRAY_META_BYTE(XRAY_META_PID)); /* the thread may change */
 }
@@ -1058,7 +1064,7 @@ static int calls_take(tk_xray_reader *r, tk_xray_calls *c, const tk_xray_record 
 
 tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
 {
-    c->n = c->nargs = c->nevents = 0;
+    c->n = c->nargs = c->nevents = c->nskipped = 0;
     uint32_t top = 0;
     int want_args = c->arg_at != NULL && c->arg_cap > 0;
     int want_events = c->events != NULL && c->event_cap > 0;
@@ -1074,16 +1080,16 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
         if (XRAY_FAST(r) && r->in_buffer && r->header.type == TK_XRAY_FDR &&
             calls_fdr(r, c, &top, want_args))
             break;
-        if (c->n + c->nevents > 0 && !r->in_buffer) break;
+        if (calls_started(c) && !r->in_buffer) break;
         if (want_events && c->nevents == c->event_cap) break;
         /* a run ends with its buffer, as the fast path's do: the events' payloads are in the
          * buffer's bytes (in copy mode a scratch copy, which the next buffer overwrites) */
-        tk_status st = next_record(r, &rec, c->n + c->nevents > 0, err);
-        if (st == TK_END && c->n + c->nevents > 0) break;
+        tk_status st = next_record(r, &rec, calls_started(c), err);
+        if (st == TK_END && calls_started(c)) break;
         if (st != TK_OK) return st;
         int is_event = rec.kind == TK_XRAY_CUSTOM_EVENT || rec.kind == TK_XRAY_TYPED_EVENT;
-        if (!xray_is_function(rec.kind) && !(is_event && want_events)) continue;
-        if (c->n + c->nevents > 0 && (rec.tid != c->tid || rec.pid != c->pid)) {
+        if (!xray_is_function(rec.kind) && !is_event) continue;
+        if (calls_started(c) && (rec.tid != c->tid || rec.pid != c->pid)) {
             /* basic mode: another thread's record; keep it for the next run */
             r->pending = rec;
             r->have_pending = 1;
@@ -1092,7 +1098,10 @@ tk_status tk_xray_next_calls(tk_xray_reader *r, tk_xray_calls *c, tk_error *err)
         c->tid = rec.tid;
         c->pid = rec.pid;
     take:
-        if (calls_take(r, c, &rec, want_args, &top)) break;
+        if (!want_events && (rec.kind == TK_XRAY_CUSTOM_EVENT || rec.kind == TK_XRAY_TYPED_EVENT))
+            c->nskipped++; /* not asked for: counted, the thread had it */
+        else if (calls_take(r, c, &rec, want_args, &top))
+            break;
         if (c->n == c->cap) break;
     }
     c->max_func = c->n ? (uint64_t)top + 1 : 0;
