@@ -1,8 +1,8 @@
 /* Fuzz the basic-block vectors of a DCFG-Trace split into ranges (tracekit/dcfg_trace_bbv.h,
  * tracekit-mpi's convert --to bbv): an input that is a trace (against a tiny built-in DCFG,
  * whose 31 -> 30 -> 31 is a loop) has each thread's chunks cut into up to three ranges (where,
- * and the interval and loop boundaries, its last byte says), their sizes walked in order,
- * their parts made from the walk's open counts, read back from their bytes and merged in
+ * and the interval and loop boundaries, its last byte says), their blocks walked in order,
+ * their parts made of them from the walk's open counts (and by decoding again: the same), read back from their bytes and merged in
  * order: when that succeeds, the slices are those of tk_dcfg_trace_bbv, which must succeed;
  * when tk_dcfg_trace_bbv fails, the split must fail too (tracekit-mpi's root then runs the
  * thread alone). An input that is a part's bytes (TKBBV) must read back canonical (its bytes
@@ -123,6 +123,19 @@ static tk_dcfg_trace_bbv_part *round_trip(tk_dcfg_trace_bbv_part *p)
     return q;
 }
 
+/* Whether two parts are the same bytes. */
+static int same_bytes(const tk_dcfg_trace_bbv_part *a, const tk_dcfg_trace_bbv_part *b)
+{
+    uint8_t *x = NULL, *y = NULL;
+    size_t nx = 0, ny = 0;
+    int same = tk_dcfg_trace_bbv_part_serialize(a, &x, &nx, NULL) == TK_OK &&
+               tk_dcfg_trace_bbv_part_serialize(b, &y, &ny, NULL) == TK_OK && nx == ny &&
+               memcmp(x, y, nx) == 0;
+    tk_free(x);
+    tk_free(y);
+    return same;
+}
+
 /* Thread th's slices made of its chunks cut at cut[0..2) (fractions of 255) into h. Returns
  * the status. */
 static tk_status split_thread(const tk_dcfg_trace *t, const tk_cfg *cfg,
@@ -138,18 +151,25 @@ static tk_status split_thread(const tk_dcfg_trace *t, const tk_cfg *cfg,
     b[3] = ti.first_chunk + ti.nchunks;
     uint64_t open[3], at = 0;
     tk_status st = TK_OK;
+    tk_dcfg_trace_bbv_blocks *k3[3] = {NULL, NULL, NULL};
     for (int k = 0; k < 3 && st == TK_OK; k++) {
-        tk_dcfg_trace_bbv_sizes *s = NULL;
-        st = tk_dcfg_trace_bbv_sizes_open(&s, t, cfg, o, th, b[k], b[k + 1], NULL);
+        st = tk_dcfg_trace_bbv_blocks_open(&k3[k], t, cfg, o, th, b[k], b[k + 1], NULL);
         open[k] = at;
-        if (st == TK_OK) st = tk_dcfg_trace_bbv_sizes_walk(s, &at, NULL);
-        tk_dcfg_trace_bbv_sizes_free(s);
+        if (st == TK_OK) st = tk_dcfg_trace_bbv_blocks_walk(k3[k], &at, NULL);
     }
     tk_dcfg_trace_bbv_part *p[3] = {NULL, NULL, NULL};
     for (int k = 0; k < 3 && st == TK_OK; k++) {
-        st = tk_dcfg_trace_bbv_part_open(&p[k], t, cfg, o, th, b[k], b[k + 1], open[k], NULL);
+        st = tk_dcfg_trace_bbv_blocks_part(&p[k], k3[k], open[k], NULL);
+        tk_dcfg_trace_bbv_part *again = NULL;
+        tk_status st2 =
+            tk_dcfg_trace_bbv_part_open(&again, t, cfg, o, th, b[k], b[k + 1], open[k], NULL);
+        if ((st == TK_OK) != (st2 == TK_OK) && st != TK_ERR_NOMEM && st2 != TK_ERR_NOMEM)
+            __builtin_trap(); /* of the blocks or decoding again: the same */
+        if (st == TK_OK && st2 == TK_OK && !same_bytes(p[k], again)) __builtin_trap();
+        tk_dcfg_trace_bbv_part_free(again);
         if (st == TK_OK && !(p[k] = round_trip(p[k]))) st = TK_ERR_NOMEM;
     }
+    for (int k = 0; k < 3; k++) tk_dcfg_trace_bbv_blocks_free(k3[k]);
     for (int k = 1; k < 3 && st == TK_OK; k++)
         if (tk_dcfg_trace_bbv_part_merge(p[0], p[k], NULL) != TK_OK)
             __builtin_trap(); /* parts that follow each other merge */

@@ -89,45 +89,50 @@ TK_API int tk_dcfg_trace_bbv_selects(const tk_dcfg_trace *t, const tk_dcfg_trace
 /* ---- one thread's chunks split into ranges (docs/mpi.md, "DCFG-Trace basic-block vectors") --
  * Where a slice ends depends on the instructions of the slice still open when a range starts
  * (its "open" count), a function of every block before it. Three passes make the vectors of
- * ranges that tk_dcfg_trace_bbv makes of the whole thread: (1) each range's sizes, the
- * NUM_INSTRS of its blocks in order and whether each is a loop head (a byte a block, more for
- * large ones); (2) the ranges' walks one after the other, each from the open count the one
- * before it ended with (thread start: 0), giving each range its own; (3) each range's part from
- * its open count: its slices, the first continuing the one open before it, which merge in order
- * into the thread's. */
+ * ranges that tk_dcfg_trace_bbv makes of the whole thread: (1) each range's blocks, decoded and
+ * looked up, kept in the order they executed (4 bytes a block); (2) the ranges' walks one after
+ * the other, each from the open count the one before it ended with (thread start: 0), giving
+ * each range its own; (3) each range's part from its open count, made of its blocks: its
+ * slices, the first continuing the one open before it, which merge in order into the
+ * thread's. */
 
-typedef struct tk_dcfg_trace_bbv_sizes tk_dcfg_trace_bbv_sizes;
+typedef struct tk_dcfg_trace_bbv_blocks tk_dcfg_trace_bbv_blocks;
 
-/* The sizes of thread th's chunks of global index in [chunk_begin, chunk_end) (a contiguous
+/* The blocks of thread th's chunks of global index in [chunk_begin, chunk_end) (a contiguous
  * range of the thread's; empty: none), decoded on opt->threads threads; opt's interval and
- * loop_boundaries are the walk's. Returns TK_OK; TK_ERR_FORMAT when the thread's process is not
- * in cfg (at its row), an edge of the range is not in it (at its chunk), the decoder's errors,
- * TK_ERR_NOMEM. */
-TK_API tk_status tk_dcfg_trace_bbv_sizes_open(tk_dcfg_trace_bbv_sizes **out, const tk_dcfg_trace *t,
-                                              const tk_cfg *cfg,
-                                              const tk_dcfg_trace_bbv_options *opt, size_t th,
-                                              size_t chunk_begin, size_t chunk_end, tk_error *err);
+ * loop_boundaries are the walk's and the part's. They borrow t and cfg. Returns TK_OK;
+ * TK_ERR_FORMAT when the thread's process is not in cfg (at its row), an edge of the range is
+ * not in it (at its chunk), the decoder's errors, TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_bbv_blocks_open(tk_dcfg_trace_bbv_blocks **out,
+                                               const tk_dcfg_trace *t, const tk_cfg *cfg,
+                                               const tk_dcfg_trace_bbv_options *opt, size_t th,
+                                               size_t chunk_begin, size_t chunk_end, tk_error *err);
 /* The range's walk: *open, the instructions of the slice open before the range, becomes that
  * of the slice open after it. Returns TK_OK, or TK_ERR_LIMIT when the thread's instruction
- * count passes 2^64 - 1 in the range (*open unchanged; the part says where). */
-TK_API tk_status tk_dcfg_trace_bbv_sizes_walk(const tk_dcfg_trace_bbv_sizes *s, uint64_t *open,
-                                              tk_error *err);
-TK_API void tk_dcfg_trace_bbv_sizes_free(tk_dcfg_trace_bbv_sizes *s);
+ * count passes 2^64 - 1 in the range (*open unchanged). */
+TK_API tk_status tk_dcfg_trace_bbv_blocks_walk(const tk_dcfg_trace_bbv_blocks *k, uint64_t *open,
+                                               tk_error *err);
+TK_API void tk_dcfg_trace_bbv_blocks_free(tk_dcfg_trace_bbv_blocks *k);
 
 /* The vectors of a range: its slices (the first continuing the slice open before it, the last
  * left open), each boundary's loop head and its executions in the range, and each loop head's
  * executions in it. */
 typedef struct tk_dcfg_trace_bbv_part tk_dcfg_trace_bbv_part;
 
-/* The part of thread th's chunks [chunk_begin, chunk_end) (as for the sizes) from open, the
- * instructions of the slice open before them (its walk's), decoded on opt->threads threads.
- * Returns TK_OK; the errors of tk_dcfg_trace_bbv that the range meets (TK_ERR_FORMAT located),
- * TK_ERR_NOMEM. */
+/* The part of thread th's chunks [chunk_begin, chunk_end) (as for the blocks) from open, the
+ * instructions of the slice open before them (its walk's), decoded again on opt->threads
+ * threads (no blocks kept). Returns TK_OK; the errors of tk_dcfg_trace_bbv that the range
+ * meets (TK_ERR_FORMAT located), TK_ERR_NOMEM. */
 TK_API tk_status tk_dcfg_trace_bbv_part_open(tk_dcfg_trace_bbv_part **out, const tk_dcfg_trace *t,
                                              const tk_cfg *cfg,
                                              const tk_dcfg_trace_bbv_options *opt, size_t th,
                                              size_t chunk_begin, size_t chunk_end, uint64_t open,
                                              tk_error *err);
+/* The same part made of the range's kept blocks, without decoding. Returns TK_OK,
+ * TK_ERR_FORMAT (an instruction count past 2^64 - 1), TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_bbv_blocks_part(tk_dcfg_trace_bbv_part **out,
+                                               const tk_dcfg_trace_bbv_blocks *k, uint64_t open,
+                                               tk_error *err);
 /* later, the part of the range right after into's, added to into: into's open slice and
  * later's first added up (an exact merge), later's other slices after it, its loop heads'
  * executions counted from into's. Returns TK_OK, TK_ERR_ARG (parts that do not follow: later's

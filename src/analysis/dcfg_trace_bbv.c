@@ -91,22 +91,21 @@ static inline int exec_block(tk_bbv_run *r, uint32_t b)
     return 0;
 }
 
-/* Block b executes, in a run that keeps its size only. Returns 0 (a growth that failed is
- * the sizes' failed). */
-static inline int put_size(tk_bbv_run *r, uint32_t b)
+/* Block b executes, in a run that keeps its index only. Returns 0, or 1 out of memory. */
+static inline int keep_block(tk_bbv_run *r, uint32_t b)
 {
-    tk_bytes_out *s = r->sizes;
-    uint64_t v = (uint64_t)r->p->blocks[b].num_instrs * 2 + r->is_head[b];
-    if (v < TK_BBV_SIZE_ESCAPE && s->len < s->cap) {
-        s->p[s->len++] = (uint8_t)v;
-    } else if (v < TK_BBV_SIZE_ESCAPE) {
-        uint8_t c = (uint8_t)v;
-        tk_bytes_put(s, &c, 1);
-    } else {
-        uint8_t c = TK_BBV_SIZE_ESCAPE;
-        tk_bytes_put(s, &c, 1);
-        tk_bytes_put_u64(s, v);
+    tk_bbv_kept *k = r->kept;
+    if (k->n == k->cap) {
+        size_t cap = k->cap ? k->cap * 2 : 4096;
+        uint32_t *v = cap > k->cap ? tk_reallocarray(k->v, cap, sizeof *v) : NULL;
+        if (!v) {
+            r->stop = BBV_NOMEM;
+            return 1;
+        }
+        k->v = v;
+        k->cap = cap;
     }
+    k->v[k->n++] = b;
     return 0;
 }
 
@@ -125,7 +124,7 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
         }
         /* the source block of every edge executes (INSTR_COUNT's rule) */
         uint32_t src = r->p->edges[e].src;
-        if (src < r->p->nblocks && (r->sizes ? put_size(r, src) : exec_block(r, src))) return 1;
+        if (src < r->p->nblocks && (r->kept ? keep_block(r, src) : exec_block(r, src))) return 1;
     }
     return 0;
 }
@@ -145,7 +144,7 @@ static int on_blocks(void *ctx, size_t chunk, const char *data, size_t len)
             r->stop = BBV_BAD_EDGE;
             return 1;
         }
-        if (r->sizes ? put_size(r, b) : exec_block(r, b)) return 1;
+        if (r->kept ? keep_block(r, b) : exec_block(r, b)) return 1;
     }
     return 0;
 }
@@ -182,14 +181,14 @@ void tk_bbv_run_free(tk_bbv_run *r)
     r->entries = NULL;
 }
 
-/* r's arrays: the loop heads, and without sizes the slice's. */
+/* r's arrays: the loop heads, and unless it keeps its blocks the slice's. */
 static tk_status run_alloc(tk_bbv_run *r, tk_error *err)
 {
     const tk_cfg_process *p = r->p;
     size_t nb = p->nblocks ? p->nblocks : 1;
     r->is_head = tk_calloc(nb, 1);
     int bad = !r->is_head;
-    if (!r->sizes) {
+    if (!r->kept) {
         r->slice = tk_calloc(nb, sizeof *r->slice);
         r->touched = tk_calloc(nb, sizeof *r->touched);
         r->execs = tk_calloc(nb, sizeof *r->execs);
@@ -220,10 +219,19 @@ tk_status tk_bbv_run_chunks(tk_bbv_run *r, const tk_dcfg_trace *t, int all, size
     dt_lookup lk = {r->p, DT_LOOKUP_SOURCES, r->o->threads};
     st = tk_dt_decode_looked_up(t, &opt, &lk, on_chunk, on_blocks, r, err);
     if (st == TK_END) st = stop_error(r, t, err);
-    if (st == TK_OK && r->sizes && r->sizes->failed)
-        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (st == TK_OK && !r->sink && !r->sizes) end_slice(r, TK_CFG_NONE); /* the last, partial */
+    if (st == TK_OK && !r->sink && !r->kept) end_slice(r, TK_CFG_NONE); /* the last, partial */
     if (st == TK_OK && r->stop) st = TK_END;
+    return st;
+}
+
+tk_status tk_bbv_run_kept(tk_bbv_run *r, const uint32_t *blocks, size_t n, tk_error *err)
+{
+    tk_status st = run_alloc(r, err);
+    for (size_t i = 0; i < n && st == TK_OK && !r->stop; i++) exec_block(r, blocks[i]);
+    if (st == TK_OK && r->stop == BBV_OVERFLOW)
+        st = tk_error_set(err, TK_ERR_FORMAT, "the thread's instruction count passes 2^64 - 1");
+    else if (st == TK_OK && r->stop)
+        st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     return st;
 }
 

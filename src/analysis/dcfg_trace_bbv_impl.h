@@ -4,8 +4,8 @@
  * one adding of blocks into slices (exec_block in dcfg_trace_bbv.c). A run hands its slices
  * to the caller's fn (the whole thread), or to a sink (a range's part, which starts with the
  * instructions of the slice still open before it), or keeps no slices and only appends each
- * block's NUM_INSTRS and whether it is a loop head (the sizes a range's walk reads: pass 1 of
- * docs/mpi.md, "DCFG-Trace basic-block vectors"). */
+ * executed block's index (the blocks a range's walk reads and its part is made of without
+ * decoding again: pass 1 of docs/mpi.md, "DCFG-Trace basic-block vectors"). */
 #ifndef TK_DCFG_TRACE_BBV_IMPL_H
 #define TK_DCFG_TRACE_BBV_IMPL_H
 
@@ -27,6 +27,13 @@ typedef struct tk_bbv_ent {
 
 typedef struct tk_bbv_run tk_bbv_run;
 
+/* The blocks a run keeps: their indexes in the process, in the order they executed; failed
+ * once a growth ran out of memory. */
+typedef struct tk_bbv_kept {
+    uint32_t *v;
+    size_t n, cap;
+} tk_bbv_kept;
+
 /* A slice of the run ended: its blocks ents[0..n) (sorted), ended before an execution of the
  * loop head block index head (TK_CFG_NONE: not at a loop head), which had run head_count
  * times in the run before. Returns 0, or -1 out of memory. */
@@ -41,7 +48,7 @@ struct tk_bbv_run {
     void *ctx;
     tk_bbv_sink_fn sink; /* or the slices to sink(part, ...) */
     void *part;
-    tk_bytes_out *sizes; /* or no slices: each block's size appended (tk_bbv_put_size) */
+    tk_bbv_kept *kept; /* or no slices: each executed block's index appended */
     uint64_t *slice; /* instructions per block index in the current slice */
     uint32_t *touched; /* block indexes with slice[b] != 0, ntouched of them */
     size_t ntouched;
@@ -59,21 +66,17 @@ struct tk_bbv_run {
 
 /* Whether a slice that holds in_slice instructions ends before a block starts (a loop head or
  * not): once it holds interval or more, at the next block, or with loop boundaries at the next
- * loop head. The rule of every boundary, of the run and of the walk over sizes. */
+ * loop head. The rule of every boundary, of the run and of the walk over kept blocks. */
 static inline int tk_bbv_ends(uint64_t in_slice, uint64_t interval, int loops, int head)
 {
     return in_slice >= interval && (!loops || head);
 }
 
-/* A block's size as the sizes hold it: NUM_INSTRS * 2 + whether it is a loop head, one byte
- * below 255, else the byte 255 and that number as a varint. */
-#define TK_BBV_SIZE_ESCAPE 255
-
 /* The options as a run reads them (opt NULL: the defaults; interval 0: 100,000,000). */
 void tk_bbv_options(const tk_dcfg_trace_bbv_options *opt, tk_dcfg_trace_bbv_options *o);
 
 /* r set up for thread th of t (zeroed, p, o, pid and tid; the caller then sets fn, sink or
- * sizes, in_slice). Returns TK_OK, or TK_ERR_FORMAT when the thread's process is not in cfg
+ * kept, in_slice). Returns TK_OK, or TK_ERR_FORMAT when the thread's process is not in cfg
  * (at its row, as check --dcfg says it). */
 tk_status tk_bbv_run_init(tk_bbv_run *r, const tk_dcfg_trace *t, const tk_cfg *cfg,
                           const tk_dcfg_trace_bbv_options *o, size_t th, tk_error *err);
@@ -86,6 +89,11 @@ tk_status tk_bbv_run_init(tk_bbv_run *r, const tk_dcfg_trace *t, const tk_cfg *c
  * decoder's errors, TK_ERR_NOMEM. */
 tk_status tk_bbv_run_chunks(tk_bbv_run *r, const tk_dcfg_trace *t, int all, size_t begin,
                             size_t end, tk_error *err);
+
+/* The run (with a sink) over kept blocks (indexes below p->nblocks, in order) instead of
+ * decoding: the same adding of each into the slices. Returns TK_OK; TK_ERR_FORMAT (an
+ * instruction count past 2^64 - 1, not located), TK_ERR_NOMEM. */
+tk_status tk_bbv_run_kept(tk_bbv_run *r, const uint32_t *blocks, size_t n, tk_error *err);
 
 /* The current slice's blocks into r->ents (sorted), its counts cleared; *n of them. */
 void tk_bbv_collect(tk_bbv_run *r, size_t *n);

@@ -1,8 +1,9 @@
 /* The basic-block vectors of one thread's chunks split into ranges (tracekit/dcfg_trace_bbv.h;
- * docs/mpi.md, "DCFG-Trace basic-block vectors"): a range's sizes and their walk (passes 1
- * and 2), its part from the open count its walk gave (pass 3: the run of dcfg_trace_bbv.c,
- * whose slices go to the part instead of fn), the parts' exact merge and bytes, and the
- * thread's slices of the merged part, as tk_dcfg_trace_bbv hands them out. */
+ * docs/mpi.md, "DCFG-Trace basic-block vectors"): a range's blocks and their walk (passes 1
+ * and 2), its part from the open count its walk gave (pass 3: the run of dcfg_trace_bbv.c
+ * over the kept blocks, or decoding again, whose slices go to the part instead of fn), the
+ * parts' exact merge and bytes, and the thread's slices of the merged part, as
+ * tk_dcfg_trace_bbv hands them out. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,11 +13,14 @@
 #include "core/num.h"
 #include "tracekit/dcfg_trace_bbv.h"
 
-struct tk_dcfg_trace_bbv_sizes {
-    uint64_t interval;
-    int loops;
-    uint8_t *data;
-    size_t size;
+struct tk_dcfg_trace_bbv_blocks {
+    tk_dcfg_trace_bbv_options o; /* interval, loop boundaries (and the decoding threads) */
+    const tk_dcfg_trace *t;
+    const tk_cfg *cfg;
+    size_t th;
+    const tk_cfg_process *p;
+    uint64_t *size; /* per block index: NUM_INSTRS * 2 + whether it is a loop head */
+    tk_bbv_kept kept;
 };
 
 /* The end of a slice: before an execution of the loop head block index head (TK_CFG_NONE: at
@@ -45,51 +49,55 @@ struct tk_dcfg_trace_bbv_part {
     size_t nheads;
 };
 
-/* ---- sizes and their walk ------------------------------------------------------------- */
+/* ---- a range's blocks and their walk ------------------------------------------------- */
 
-tk_status tk_dcfg_trace_bbv_sizes_open(tk_dcfg_trace_bbv_sizes **out, const tk_dcfg_trace *t,
-                                       const tk_cfg *cfg, const tk_dcfg_trace_bbv_options *opt,
-                                       size_t th, size_t chunk_begin, size_t chunk_end,
-                                       tk_error *err)
+tk_status tk_dcfg_trace_bbv_blocks_open(tk_dcfg_trace_bbv_blocks **out, const tk_dcfg_trace *t,
+                                        const tk_cfg *cfg, const tk_dcfg_trace_bbv_options *opt,
+                                        size_t th, size_t chunk_begin, size_t chunk_end,
+                                        tk_error *err)
 {
     *out = NULL;
-    tk_dcfg_trace_bbv_options o;
-    tk_bbv_options(opt, &o);
+    tk_dcfg_trace_bbv_blocks *k = tk_calloc(1, sizeof *k);
+    if (!k) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    tk_bbv_options(opt, &k->o);
     tk_bbv_run r;
-    tk_status st = tk_bbv_run_init(&r, t, cfg, &o, th, err);
-    if (st != TK_OK) return st;
-    tk_bytes_out b = {NULL, 0, 0, 0};
-    r.sizes = &b;
-    st = tk_bbv_run_chunks(&r, t, 0, chunk_begin, chunk_end, err);
+    tk_status st = tk_bbv_run_init(&r, t, cfg, &k->o, th, err);
+    if (st == TK_OK) {
+        r.kept = &k->kept;
+        st = tk_bbv_run_chunks(&r, t, 0, chunk_begin, chunk_end, err);
+    }
+    if (st == TK_OK) {
+        size_t nb = r.p->nblocks ? r.p->nblocks : 1;
+        k->size = tk_calloc(nb, sizeof *k->size);
+        if (!k->size) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+        for (uint32_t b = 0; k->size && b < r.p->nblocks; b++)
+            k->size[b] = (uint64_t)r.p->blocks[b].num_instrs * 2 + r.is_head[b];
+    }
+    k->t = t;
+    k->cfg = cfg;
+    k->th = th;
+    k->p = r.p;
     tk_bbv_run_free(&r);
-    tk_dcfg_trace_bbv_sizes *s = st == TK_OK ? tk_calloc(1, sizeof *s) : NULL;
-    if (st == TK_OK && !s) st = tk_error_set(err, TK_ERR_NOMEM, "out of memory");
     if (st != TK_OK) {
-        tk_free(b.p);
+        tk_dcfg_trace_bbv_blocks_free(k);
         return st;
     }
-    s->interval = o.interval;
-    s->loops = o.loop_boundaries != 0;
-    s->data = b.p;
-    s->size = b.len;
-    *out = s;
+    *out = k;
     return TK_OK;
 }
 
-tk_status tk_dcfg_trace_bbv_sizes_walk(const tk_dcfg_trace_bbv_sizes *s, uint64_t *open,
-                                       tk_error *err)
+tk_status tk_dcfg_trace_bbv_blocks_walk(const tk_dcfg_trace_bbv_blocks *k, uint64_t *open,
+                                        tk_error *err)
 {
-    uint64_t in = *open, interval = s->interval;
-    int loops = s->loops;
-    const uint8_t *d = s->data;
-    size_t n = s->size, i = 0;
-    while (i < n) {
-        uint64_t v = d[i++];
-        if (v == TK_BBV_SIZE_ESCAPE && tk_varint_get(d, n, &i, &v) != TK_VARINT_OK)
-            return tk_error_set(err, TK_ERR_ARG, "sizes that are not a range's");
+    uint64_t in = *open, interval = k->o.interval;
+    int loops = k->o.loop_boundaries != 0;
+    const uint64_t *size = k->size;
+    const uint32_t *v = k->kept.v;
+    for (size_t i = 0, n = k->kept.n; i < n; i++) {
+        uint64_t z = size[v[i]];
         /* exec_block's rule (dcfg_trace_bbv.c): the slice ends, the block goes into the next */
-        if (tk_bbv_ends(in, interval, loops, (int)(v & 1))) in = 0;
-        if (tk_add_u64(in, v >> 1, &in))
+        if (tk_bbv_ends(in, interval, loops, (int)(z & 1))) in = 0;
+        if (tk_add_u64(in, z >> 1, &in))
             return tk_error_set(err, TK_ERR_LIMIT,
                                 "the thread's instruction count passes 2^64 - 1");
     }
@@ -97,11 +105,12 @@ tk_status tk_dcfg_trace_bbv_sizes_walk(const tk_dcfg_trace_bbv_sizes *s, uint64_
     return TK_OK;
 }
 
-void tk_dcfg_trace_bbv_sizes_free(tk_dcfg_trace_bbv_sizes *s)
+void tk_dcfg_trace_bbv_blocks_free(tk_dcfg_trace_bbv_blocks *k)
 {
-    if (!s) return;
-    tk_free(s->data);
-    tk_free(s);
+    if (!k) return;
+    tk_free(k->kept.v);
+    tk_free(k->size);
+    tk_free(k);
 }
 
 /* ---- a part ---------------------------------------------------------------------------- */
@@ -215,6 +224,30 @@ tk_status tk_dcfg_trace_bbv_part_open(tk_dcfg_trace_bbv_part **out, const tk_dcf
     r.part = p;
     r.in_slice = open;
     st = tk_bbv_run_chunks(&r, t, 0, chunk_begin, chunk_end, err);
+    if (st == TK_OK) st = part_finish(p, &r, err);
+    tk_bbv_run_free(&r);
+    if (st != TK_OK) {
+        tk_dcfg_trace_bbv_part_free(p);
+        return st;
+    }
+    *out = p;
+    return TK_OK;
+}
+
+tk_status tk_dcfg_trace_bbv_blocks_part(tk_dcfg_trace_bbv_part **out,
+                                        const tk_dcfg_trace_bbv_blocks *k, uint64_t open,
+                                        tk_error *err)
+{
+    *out = NULL;
+    tk_bbv_run r;
+    tk_status st = tk_bbv_run_init(&r, k->t, k->cfg, &k->o, k->th, err);
+    if (st != TK_OK) return st;
+    tk_dcfg_trace_bbv_part *p = part_new(k->o.interval, k->o.loop_boundaries != 0, open);
+    if (!p) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
+    r.sink = sink;
+    r.part = p;
+    r.in_slice = open;
+    st = tk_bbv_run_kept(&r, k->kept.v, k->kept.n, err);
     if (st == TK_OK) st = part_finish(p, &r, err);
     tk_bbv_run_free(&r);
     if (st != TK_OK) {

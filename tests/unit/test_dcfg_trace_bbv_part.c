@@ -1,6 +1,7 @@
 /* The basic-block vectors of one thread's chunks split into ranges (tracekit/dcfg_trace_bbv.h:
- * sizes, their walk in order, parts from the walk's open counts, serialised, read back and
- * merged in order), as tracekit-mpi's ranks make them: for every cut of each thread's chunks
+ * each range's blocks, their walk in order, parts from the walk's open counts, made of the
+ * blocks and by decoding again, the two the same bytes, serialised, read back and merged in
+ * order), as tracekit-mpi's ranks make them: for every cut of each thread's chunks
  * in two, every pair of cuts of threads of up to 8 chunks, and random cuts into up to 5
  * ranges, both groupings of the merges, at intervals from 1 to 2^40 with and without loop
  * boundaries, on -j 1 and 3, the slices (and their loop heads, addresses and counts) are those
@@ -151,6 +152,19 @@ static tk_dcfg_trace_bbv_part *round_trip(tk_dcfg_trace_bbv_part *p)
     return q;
 }
 
+/* Whether two parts are the same bytes. */
+static int same_bytes(const tk_dcfg_trace_bbv_part *a, const tk_dcfg_trace_bbv_part *b)
+{
+    uint8_t *x = NULL, *y = NULL;
+    size_t nx = 0, ny = 0;
+    int same = tk_dcfg_trace_bbv_part_serialize(a, &x, &nx, NULL) == TK_OK &&
+               tk_dcfg_trace_bbv_part_serialize(b, &y, &ny, NULL) == TK_OK && nx == ny &&
+               memcmp(x, y, nx) == 0;
+    tk_free(x);
+    tk_free(y);
+    return same;
+}
+
 /* Thread th cut at cuts[0..ncuts) (global chunk indexes, ascending, within its chunks) made in
  * the three passes and its slices printed to out; right: the merges grouped from the right.
  * Returns the status, *err the first range's error. */
@@ -166,24 +180,28 @@ static tk_status split_thread(const tk_dcfg_trace *t, const tk_cfg *cfg,
     bounds[nr] = ti.first_chunk + ti.nchunks;
     uint64_t open[8], at = 0;
     tk_status st = TK_OK;
-    /* passes 1 and 2: each range's sizes, walked in order */
+    /* passes 1 and 2: each range's blocks, walked in order */
+    tk_dcfg_trace_bbv_blocks *blocks[8] = {NULL};
     for (size_t k = 0; k < nr && st == TK_OK; k++) {
-        tk_dcfg_trace_bbv_sizes *s = NULL;
-        st = tk_dcfg_trace_bbv_sizes_open(&s, t, cfg, o, th, bounds[k], bounds[k + 1], err);
+        st =
+            tk_dcfg_trace_bbv_blocks_open(&blocks[k], t, cfg, o, th, bounds[k], bounds[k + 1], err);
         open[k] = at;
-        if (st == TK_OK) st = tk_dcfg_trace_bbv_sizes_walk(s, &at, err);
-        tk_dcfg_trace_bbv_sizes_free(s);
+        if (st == TK_OK) st = tk_dcfg_trace_bbv_blocks_walk(blocks[k], &at, err);
     }
-    if (st != TK_OK) return st;
-    /* pass 3: the parts, read back, merged in order */
+    /* pass 3: the parts of the blocks (the same bytes as decoding again), read back */
     tk_dcfg_trace_bbv_part *parts[8];
     for (size_t k = 0; k < nr; k++) {
         parts[k] = NULL;
+        tk_dcfg_trace_bbv_part *again = NULL;
+        if (st == TK_OK) st = tk_dcfg_trace_bbv_blocks_part(&parts[k], blocks[k], open[k], err);
         if (st == TK_OK)
-            st = tk_dcfg_trace_bbv_part_open(&parts[k], t, cfg, o, th, bounds[k], bounds[k + 1],
-                                             open[k], err);
+            TK_CHECK(tk_dcfg_trace_bbv_part_open(&again, t, cfg, o, th, bounds[k], bounds[k + 1],
+                                                 open[k], NULL) == TK_OK);
+        if (parts[k] && again) TK_CHECK(same_bytes(parts[k], again));
+        tk_dcfg_trace_bbv_part_free(again);
         if (parts[k]) parts[k] = round_trip(parts[k]);
     }
+    for (size_t k = 0; k < nr; k++) tk_dcfg_trace_bbv_blocks_free(blocks[k]);
     for (size_t k = 1; k < nr && st == TK_OK; k++) {
         size_t into = right ? nr - 1 - k : 0, later = right ? nr - k : k;
         TK_CHECK(tk_dcfg_trace_bbv_part_merge(parts[into], parts[later], err) == TK_OK);

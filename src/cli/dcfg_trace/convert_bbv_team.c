@@ -2,10 +2,10 @@
  * the trace's tables and the DCFG; each thread's chunks are split across the members by their
  * bytes (cli_dcfg_trace_own_chunks, as report splits them), and the thread's vectors made in
  * three passes (docs/mpi.md, "DCFG-Trace basic-block vectors"): each member decodes its chunks
- * into their blocks' sizes (tk_dcfg_trace_bbv_sizes_open, on its -j threads); the members walk
- * their sizes one after the other (the team's chain), each from the instructions of the slice
- * that the one before it left open; each decodes its chunks again from there into its part
- * (tk_dcfg_trace_bbv_part_open), and the parts, merged in member order along the tree, give
+ * and keeps their blocks (tk_dcfg_trace_bbv_blocks_open, on its -j threads); the members walk
+ * their blocks one after the other (the team's chain), each from the instructions of the slice
+ * that the one before it left open; each makes its part of its blocks from there
+ * (tk_dcfg_trace_bbv_blocks_part), and the parts, merged in member order along the tree, give
  * the root the thread's slices (tk_dcfg_trace_bbv_part_slices), which it writes while the
  * others go on with the next thread. When a member fails (a chunk that does not decode, an
  * edge not in the DCFG, a process the DCFG lacks, memory), every member learns it and the root
@@ -26,11 +26,11 @@ typedef struct walk_state {
 } walk_state;
 
 typedef struct walk {
-    const tk_dcfg_trace_bbv_sizes *sizes; /* NULL: this member failed */
+    const tk_dcfg_trace_bbv_blocks *blocks; /* NULL: this member failed */
     walk_state entry; /* what the member before passed on */
 } walk;
 
-/* cli_chain_fn: this member's sizes walked from the state passed on. */
+/* cli_chain_fn: this member's blocks walked from the state passed on. */
 static void step(void *arg, void *state)
 {
     walk *w = arg;
@@ -39,7 +39,7 @@ static void step(void *arg, void *state)
     tk_error err;
     tk_error_clear(&err);
     if (!s->failed &&
-        (!w->sizes || tk_dcfg_trace_bbv_sizes_walk(w->sizes, &s->open, &err) != TK_OK))
+        (!w->blocks || tk_dcfg_trace_bbv_blocks_walk(w->blocks, &s->open, &err) != TK_OK))
         s->failed = 1;
 }
 
@@ -52,21 +52,21 @@ static int own_part(const cli_team *team, const tk_dcfg_trace *t, const tk_cfg *
     tk_error err;
     tk_error_clear(&err);
     size_t begin = 0, end = 0;
-    tk_dcfg_trace_bbv_sizes *sizes = NULL;
+    tk_dcfg_trace_bbv_blocks *blocks = NULL;
     int failed = cli_dcfg_trace_own_chunks(team, t, th, &begin, &end) != 0 ||
-                 tk_dcfg_trace_bbv_sizes_open(&sizes, t, cfg, opt, th, begin, end, &err) != TK_OK;
-    walk w = {sizes, {0, 0}};
+                 tk_dcfg_trace_bbv_blocks_open(&blocks, t, cfg, opt, th, begin, end, &err) != TK_OK;
+    walk w = {blocks, {0, 0}};
     walk_state s = {0, 0};
     int rc = team->chain(team, &s, sizeof s, step, &w);
-    tk_dcfg_trace_bbv_sizes_free(sizes);
+    int go = rc == 0 && !failed && !w.entry.failed && !s.failed && begin < end;
+    tk_dcfg_trace_bbv_part *part = NULL;
+    tk_status st = go ? tk_dcfg_trace_bbv_blocks_part(&part, blocks, w.entry.open, &err) : TK_OK;
+    tk_dcfg_trace_bbv_blocks_free(blocks);
     if (rc != 0) return -1;
     if (failed || w.entry.failed || s.failed) return 1;
     if (begin == end) return 0;
-    tk_dcfg_trace_bbv_part *part = NULL;
     uint8_t *data = NULL;
     size_t size = 0;
-    tk_status st =
-        tk_dcfg_trace_bbv_part_open(&part, t, cfg, opt, th, begin, end, w.entry.open, &err);
     if (st == TK_OK) st = tk_dcfg_trace_bbv_part_serialize(part, &data, &size, &err);
     tk_dcfg_trace_bbv_part_free(part);
     if (st != TK_OK) return 1;

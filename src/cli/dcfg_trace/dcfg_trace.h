@@ -50,7 +50,7 @@ int cli_dcfg_trace_diff(cli_ctx *ctx, const cli_args *args);
 int cli_dcfg_trace_convert_bbv(cli_ctx *ctx, const tk_dcfg_trace *t, const tk_cfg *cfg,
                                const cli_args *a, unsigned jobs, tk_output *out);
 /* tk_dcfg_trace_bbv by a team (convert_bbv_team.c): each thread's chunks split across the
- * members (cli_dcfg_trace_own_chunks), in three passes (sizes, their walk along the members,
+ * members (cli_dcfg_trace_own_chunks), in three passes (blocks, their walk along the members,
  * parts from the walk's open counts) and the parts merged in order to the root, which hands
  * their slices to fn; a thread that fails on a member is run again by the root alone, from
  * there on. The root's status and err are tk_dcfg_trace_bbv's; the others' TK_OK (or, when
