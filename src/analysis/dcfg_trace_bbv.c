@@ -75,9 +75,14 @@ static void end_slice(tk_bbv_run *r, uint32_t head)
 static inline int exec_block(tk_bbv_run *r, uint32_t b)
 {
     uint32_t instrs = r->p->blocks[b].num_instrs;
-    if (tk_bbv_ends(r->in_slice, r->o->interval, r->o->loop_boundaries, r->is_head[b])) {
-        end_slice(r, r->o->loop_boundaries ? b : TK_CFG_NONE);
-        if (r->stop) return 1;
+    /* tk_bbv_ends, its loop head read only once the interval is reached (the usual block
+     * costs one comparison) */
+    if (r->in_slice >= r->o->interval) {
+        int loops = r->o->loop_boundaries;
+        if (tk_bbv_ends(r->in_slice, r->o->interval, loops, loops && r->is_head[b])) {
+            end_slice(r, loops ? b : TK_CFG_NONE);
+            if (r->stop) return 1;
+        }
     }
     /* a slice holds at most the thread's instructions, which fit when the chunks' source
      * blocks make their INSTR_COUNT (a check --dcfg error otherwise); slice[b] <= in_slice */
@@ -109,12 +114,10 @@ static inline int keep_block(tk_bbv_run *r, uint32_t b)
     return 0;
 }
 
-/* One thread: a chunk's edges, looked up and added in order (the reference that on_blocks
- * follows with threads). */
-static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
+/* A chunk's edges looked up, their source blocks executed (keep: kept, a constant of each
+ * caller, so that each has its loop). */
+static inline int take_edges(tk_bbv_run *r, const uint32_t *edges, size_t n, int keep)
 {
-    tk_bbv_run *r = ctx;
-    r->chunk = chunk;
     for (size_t i = 0; i < n; i++) {
         uint32_t e = tk_cfg_find_edge(r->p, edges[i]);
         if (e == TK_CFG_NONE) {
@@ -124,7 +127,32 @@ static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
         }
         /* the source block of every edge executes (INSTR_COUNT's rule) */
         uint32_t src = r->p->edges[e].src;
-        if (src < r->p->nblocks && (r->kept ? keep_block(r, src) : exec_block(r, src))) return 1;
+        if (src < r->p->nblocks && (keep ? keep_block(r, src) : exec_block(r, src))) return 1;
+    }
+    return 0;
+}
+
+/* One thread: a chunk's edges, looked up and added in order (the reference that on_blocks
+ * follows with threads). */
+static int on_chunk(void *ctx, size_t chunk, const uint32_t *edges, size_t n)
+{
+    tk_bbv_run *r = ctx;
+    r->chunk = chunk;
+    return r->kept ? take_edges(r, edges, n, 1) : take_edges(r, edges, n, 0);
+}
+
+/* The source blocks of a chunk's piece, looked up on a decoding thread (dt_lookup.h),
+ * executed (keep: as for take_edges). */
+static inline int take_blocks(tk_bbv_run *r, const char *data, size_t n, int keep)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b = tk_dt_lookup_item(data, i);
+        if (b == DT_LOOKUP_MARK) {
+            r->bad_edge = tk_dt_lookup_item(data, i + 1);
+            r->stop = BBV_BAD_EDGE;
+            return 1;
+        }
+        if (keep ? keep_block(r, b) : exec_block(r, b)) return 1;
     }
     return 0;
 }
@@ -137,16 +165,7 @@ static int on_blocks(void *ctx, size_t chunk, const char *data, size_t len)
     tk_bbv_run *r = ctx;
     r->chunk = chunk;
     size_t n = len / sizeof(uint32_t);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t b = tk_dt_lookup_item(data, i);
-        if (b == DT_LOOKUP_MARK) {
-            r->bad_edge = tk_dt_lookup_item(data, i + 1);
-            r->stop = BBV_BAD_EDGE;
-            return 1;
-        }
-        if (r->kept ? keep_block(r, b) : exec_block(r, b)) return 1;
-    }
-    return 0;
+    return r->kept ? take_blocks(r, data, n, 1) : take_blocks(r, data, n, 0);
 }
 
 /* The decoding stopped (TK_END): the error for why, or TK_END when fn asked. */
