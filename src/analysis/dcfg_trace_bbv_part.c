@@ -362,7 +362,8 @@ tk_status tk_dcfg_trace_bbv_part_merge(tk_dcfg_trace_bbv_part *into,
     size_t na = later->nslices > 1 ? later->starts[1] : later->nents, n;
     tk_bbv_ent *joined = tk_calloc(nx + na ? nx + na : 1, sizeof *joined);
     if (!joined) return tk_error_set(err, TK_ERR_NOMEM, "out of memory");
-    if (join_slice(into->ents + from, nx, later->ents, na, joined, &n)) {
+    const tk_bbv_ent *x = nx ? into->ents + from : NULL; /* no blocks: maybe no array */
+    if (join_slice(x, nx, later->ents, na, joined, &n)) {
         tk_free(joined);
         return tk_error_set(err, TK_ERR_ARG, "bbv parts: instructions over 64 bits");
     }
