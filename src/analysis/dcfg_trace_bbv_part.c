@@ -377,7 +377,8 @@ tk_status tk_dcfg_trace_bbv_part_merge(tk_dcfg_trace_bbv_part *into,
     tk_free(joined);
     /* the bounds' counts from into's executions before they take later's */
     if (append_slices(into, later))
-        return tk_error_set(err, TK_ERR_NOMEM, "out of memory merging bbv parts");
+        return tk_error_set(err, TK_ERR_NOMEM,
+                            "merging bbv parts: out of memory, or a count over 64 bits");
     tk_status st = join_heads(into, later, err);
     if (st == TK_OK) into->close = later->close;
     return st;
