@@ -7,7 +7,8 @@
  * that the one before it left open; each makes its part of its blocks from there
  * (tk_dcfg_trace_bbv_blocks_part), and the parts, merged in member order along the tree, give
  * the root the thread's slices (tk_dcfg_trace_bbv_part_slices), which it writes while the
- * others go on with the next thread. When a member fails (a chunk that does not decode, an
+ * others go on with the next thread (a merge that fails is an error: parts that do not follow
+ * each other, memory). When a member fails (a chunk that does not decode, an
  * edge not in the DCFG, a process the DCFG lacks, memory), every member learns it and the root
  * goes on alone from that thread (tk_dcfg_trace_bbv from thread_begin), which writes what
  * tracekit writes of it before the error and says the error as tracekit says it. */
@@ -73,25 +74,19 @@ static int own_part(const cli_team *team, const tk_dcfg_trace *t, const tk_cfg *
     return cli_part_take(data, size, p) == 0 ? 0 : 1;
 }
 
-/* The root's slices of thread th from the merged parts p (a part that failed to merge: the
- * thread again alone). */
+/* The root's slices of thread th from the merged parts p, or the merge's error (parts that do
+ * not follow each other, memory: what the other team commands say of a merge that failed). */
 static tk_status root_slices(const cli_part_bytes *p, const tk_dcfg_trace *t, const tk_cfg *cfg,
-                             const tk_dcfg_trace_bbv_options *opt, size_t th,
-                             tk_dcfg_trace_bbv_fn fn, void *ctx, tk_error *err)
+                             size_t th, tk_dcfg_trace_bbv_fn fn, void *ctx, tk_error *err)
 {
     if (p->state == CLI_PART_EMPTY) return TK_OK; /* a thread without chunks: no slice */
+    if (p->state == CLI_PART_FAILED)
+        return tk_error_set(err, TK_ERR_FORMAT, "%.*s", (int)p->size, (const char *)p->data);
     tk_dcfg_trace_bbv_part *part = NULL;
-    if (p->state == CLI_PART_DATA &&
-        tk_dcfg_trace_bbv_part_deserialize(&part, p->data, p->size, err) == TK_OK) {
-        tk_status st = tk_dcfg_trace_bbv_part_slices(part, t, cfg, th, fn, ctx, err);
-        tk_dcfg_trace_bbv_part_free(part);
-        return st;
-    }
-    tk_dcfg_trace_bbv_options alone = *opt;
-    alone.thread_begin = th;
-    alone.thread_end = th + 1;
-    tk_error_clear(err);
-    return tk_dcfg_trace_bbv(t, cfg, &alone, fn, ctx, err);
+    tk_status st = tk_dcfg_trace_bbv_part_deserialize(&part, p->data, p->size, err);
+    if (st == TK_OK) st = tk_dcfg_trace_bbv_part_slices(part, t, cfg, th, fn, ctx, err);
+    tk_dcfg_trace_bbv_part_free(part);
+    return st;
 }
 
 tk_status cli_dcfg_trace_team_bbv(const cli_team *team, const tk_dcfg_trace *t, const tk_cfg *cfg,
@@ -119,7 +114,7 @@ tk_status cli_dcfg_trace_team_bbv(const cli_team *team, const tk_dcfg_trace *t, 
             cli_part_free(&p);
             return tk_error_set(err, TK_ERR_IO, "the team failed");
         }
-        if (team->rank == 0 && st == TK_OK) st = root_slices(&p, t, cfg, opt, th, fn, ctx, err);
+        if (team->rank == 0 && st == TK_OK) st = root_slices(&p, t, cfg, th, fn, ctx, err);
         cli_part_free(&p);
     }
     return team->rank == 0 ? st : TK_OK;
