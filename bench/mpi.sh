@@ -12,7 +12,8 @@
 #              lengths: other counts, some blocks and edges only some runs took, as the ranks
 #              of one program record them), each on its own; and merge of them (counts
 #              partials, the union of their graphs)
-#   DCFG-Trace report of one generated trace (tests/gen/dcfg_trace_gen.c), split by chunks
+#   DCFG-Trace report and convert --to bbv of one generated trace (tests/gen/dcfg_trace_gen.c),
+#              split by chunks
 # The inputs are cached in MPI_BENCH_DIR (default /tmp/tracekit-bench-mpi); MPI_BENCH_FORMATS
 # picks some of "xray callgrind dcfg dcfg_merge dcfg_trace" (default all).
 set -uo pipefail
@@ -182,6 +183,18 @@ dcfg_trace_bench() {
     awk 'FNR == 1 { np++ } $1 == 0 { t[np] = $5 } END {
         printf "bench mpi dcfg_trace: -np 2: %.2fx the speed of -np 1\n", (t[2] > 0 ? t[1] / t[2] : 0) }' \
         "$out/dcfg_trace.1" "$out/dcfg_trace.2"
+    # convert --to bbv, each thread's chunks split in three passes (docs/mpi.md): time, and
+    # tracekit's bytes
+    local bbv=(convert --to bbv -j 1 --interval 1000000 --dcfg "$d/t$per.dcfg.json")
+    local TIMEFORMAT="bench mpi dcfg_trace bbv: tracekit: %R s, CPU %U + %S s"
+    time "$TRACEKIT" "${bbv[@]}" -f "$d/t$per.trace.json" -o "$out/bbv.one"
+    for np in 1 2; do
+        run dcfg_trace_bbv $np "${bbv[@]}" -f "$d/t$per.trace.json" -o "$out/bbv.$np"
+        cmp -s "$out/bbv.one" "$out/bbv.$np" &&
+            echo "bench mpi dcfg_trace bbv: -np $np: the same bytes" ||
+            echo "bench mpi dcfg_trace bbv: -np $np: not the bytes of tracekit"
+        awk -v np=$np '{ printf "bench mpi dcfg_trace bbv -np %d: rank %d: first thread in %.2f s, reductions %.2f s, total %.2f s, CPU %.2f s, peak %.1f MB\n", np, $1, $3, $4, $5, $7, $6 }' "$out/dcfg_trace_bbv.$np"
+    done
 }
 
 formats=${MPI_BENCH_FORMATS:-xray callgrind dcfg dcfg_merge dcfg_trace}

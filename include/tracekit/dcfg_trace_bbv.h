@@ -34,11 +34,15 @@ typedef struct tk_dcfg_trace_bbv_options {
      * order on the thread that delivers each chunk (tk_dcfg_trace_decode), so that the
      * slices, fn's calls and the errors are those of one thread, for any number */
     unsigned threads;
+    /* tk_dcfg_trace_bbv: the trace's threads [thread_begin, thread_end) only (0 and 0: every
+     * thread; thread_end 0: to the last), each as among all (tracekit-mpi's root goes on alone
+     * from a thread that failed on the ranks) */
+    size_t thread_begin, thread_end;
 } tk_dcfg_trace_bbv_options;
 
 #define TK_DCFG_TRACE_BBV_OPTIONS_INIT \
     { \
-        0, 0, 0, 0, 0, 0, 0 \
+        0, 0, 0, 0, 0, 0, 0, 0, 0 \
     }
 
 /* A block of a slice: its id and the instructions it executed in the slice (its executions
@@ -76,6 +80,83 @@ typedef int (*tk_dcfg_trace_bbv_fn)(void *ctx, const tk_dcfg_trace_bbv_slice *sl
 TK_API tk_status tk_dcfg_trace_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg,
                                    const tk_dcfg_trace_bbv_options *opt, tk_dcfg_trace_bbv_fn fn,
                                    void *ctx, tk_error *err);
+
+/* Whether thread th (an index below tk_dcfg_trace_thread_count) is one that opt's pid and
+ * thread select (opt NULL: all). */
+TK_API int tk_dcfg_trace_bbv_selects(const tk_dcfg_trace *t, const tk_dcfg_trace_bbv_options *opt,
+                                     size_t th);
+
+/* ---- one thread's chunks split into ranges (docs/mpi.md, "DCFG-Trace basic-block vectors") --
+ * Where a slice ends depends on the instructions of the slice still open when a range starts
+ * (its "open" count), a function of every block before it. Three passes make the vectors of
+ * ranges that tk_dcfg_trace_bbv makes of the whole thread: (1) each range's blocks, decoded and
+ * looked up, kept in the order they executed (4 bytes a block); (2) the ranges' walks one after
+ * the other, each from the open count the one before it ended with (thread start: 0), giving
+ * each range its own; (3) each range's part from its open count, made of its blocks: its
+ * slices, the first continuing the one open before it, which merge in order into the
+ * thread's. */
+
+typedef struct tk_dcfg_trace_bbv_blocks tk_dcfg_trace_bbv_blocks;
+
+/* The blocks of thread th's chunks of global index in [chunk_begin, chunk_end) (a contiguous
+ * range of the thread's; empty: none), decoded on opt->threads threads; opt's interval and
+ * loop_boundaries are the walk's and the part's. They borrow t and cfg. Returns TK_OK;
+ * TK_ERR_FORMAT when the thread's process is not in cfg (at its row), an edge of the range is
+ * not in it (at its chunk), the decoder's errors, TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_bbv_blocks_open(tk_dcfg_trace_bbv_blocks **out,
+                                               const tk_dcfg_trace *t, const tk_cfg *cfg,
+                                               const tk_dcfg_trace_bbv_options *opt, size_t th,
+                                               size_t chunk_begin, size_t chunk_end, tk_error *err);
+/* The range's walk: *open, the instructions of the slice open before the range, becomes that
+ * of the slice open after it. Returns TK_OK, or TK_ERR_LIMIT when the thread's instruction
+ * count passes 2^64 - 1 in the range (*open unchanged). */
+TK_API tk_status tk_dcfg_trace_bbv_blocks_walk(const tk_dcfg_trace_bbv_blocks *k, uint64_t *open,
+                                               tk_error *err);
+TK_API void tk_dcfg_trace_bbv_blocks_free(tk_dcfg_trace_bbv_blocks *k);
+
+/* The vectors of a range: its slices (the first continuing the slice open before it, the last
+ * left open), each boundary's loop head and its executions in the range, and each loop head's
+ * executions in it. */
+typedef struct tk_dcfg_trace_bbv_part tk_dcfg_trace_bbv_part;
+
+/* The part of thread th's chunks [chunk_begin, chunk_end) (as for the blocks) from open, the
+ * instructions of the slice open before them (its walk's), decoded again on opt->threads
+ * threads (no blocks kept). Returns TK_OK; the errors of tk_dcfg_trace_bbv that the range
+ * meets (TK_ERR_FORMAT located), TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_bbv_part_open(tk_dcfg_trace_bbv_part **out, const tk_dcfg_trace *t,
+                                             const tk_cfg *cfg,
+                                             const tk_dcfg_trace_bbv_options *opt, size_t th,
+                                             size_t chunk_begin, size_t chunk_end, uint64_t open,
+                                             tk_error *err);
+/* The same part made of the range's kept blocks, without decoding. Returns TK_OK,
+ * TK_ERR_FORMAT (an instruction count past 2^64 - 1), TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_bbv_blocks_part(tk_dcfg_trace_bbv_part **out,
+                                               const tk_dcfg_trace_bbv_blocks *k, uint64_t open,
+                                               tk_error *err);
+/* later, the part of the range right after into's, added to into: into's open slice and
+ * later's first added up (an exact merge), later's other slices after it, its loop heads'
+ * executions counted from into's. Returns TK_OK, TK_ERR_ARG (parts that do not follow: later's
+ * open count is not the one into ends with, or other options), TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_bbv_part_merge(tk_dcfg_trace_bbv_part *into,
+                                              const tk_dcfg_trace_bbv_part *later, tk_error *err);
+/* The part as bytes (canonical: LEB128 varints in their shortest form), *data the caller's
+ * (tk_free). Returns TK_OK, TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_bbv_part_serialize(const tk_dcfg_trace_bbv_part *p, uint8_t **data,
+                                                  size_t *size, tk_error *err);
+/* The part serialised in data[0..size). Returns TK_OK, TK_ERR_FORMAT (bytes that are no such
+ * part: the message says what, err's offset where), TK_ERR_NOMEM. */
+TK_API tk_status tk_dcfg_trace_bbv_part_deserialize(tk_dcfg_trace_bbv_part **out,
+                                                    const uint8_t *data, size_t size,
+                                                    tk_error *err);
+TK_API void tk_dcfg_trace_bbv_part_free(tk_dcfg_trace_bbv_part *p);
+/* The slices of thread th from p, the merged parts of ranges that cover all its chunks in
+ * order, to fn as tk_dcfg_trace_bbv gives them (the last, open one when it holds
+ * instructions). Returns TK_OK; TK_END when fn asked to stop; TK_ERR_ARG (p does not start at
+ * the thread's start: an open count that is not 0); TK_ERR_FORMAT (the thread's process not in
+ * cfg; a block p names that is not the process's). */
+TK_API tk_status tk_dcfg_trace_bbv_part_slices(const tk_dcfg_trace_bbv_part *p,
+                                               const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
+                                               tk_dcfg_trace_bbv_fn fn, void *ctx, tk_error *err);
 
 #ifdef __cplusplus
 }

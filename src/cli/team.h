@@ -31,6 +31,10 @@ typedef struct cli_part_bytes {
 #define CLI_TEAM_MSG 512
 typedef int (*cli_merge_fn)(void *arg, cli_part_bytes *parts, size_t n, char *msg);
 
+/* A step of a walk along the members (cli_team.chain): state (the walk's, as the member
+ * before passed it on) changed into what this member passes on. */
+typedef void (*cli_chain_fn)(void *arg, void *state);
+
 typedef struct cli_team cli_team;
 struct cli_team {
     int rank, size; /* this member, of how many */
@@ -48,6 +52,10 @@ struct cli_team {
     /* every member's partial, merged in member order along a tree, to the root's *p (the
      * others' *p becomes CLI_PART_EMPTY) */
     int (*reduce)(const cli_team *t, cli_part_bytes *p, cli_merge_fn merge, void *arg);
+    /* a walk in member order: member 0 steps its own state (n bytes), passes it to member 1,
+     * which steps it and passes it on, ... (each member waits for the one before; the last's
+     * state is the walk's end) */
+    int (*chain)(const cli_team *t, void *state, size_t n, cli_chain_fn step, void *arg);
 };
 
 /* The team commands run in (tracekit-mpi's main sets it; NULL: one process). */

@@ -199,6 +199,25 @@ static int team_reduce(const cli_team *t, cli_part_bytes *p, cli_merge_fn merge,
     return 0;
 }
 
+/* The tag of a walk's messages (the only point-to-point ones: in order between two ranks). */
+enum { CHAIN_TAG = 7 };
+
+static int team_chain(const cli_team *t, void *state, size_t n, cli_chain_fn step, void *arg)
+{
+    const mpi_team *m = impl(t);
+    int c = count_of(m, n, "a walk's state");
+    if (c < 0) return -1;
+    if (t->rank > 0 &&
+        check(m, MPI_Recv(state, c, MPI_BYTE, t->rank - 1, CHAIN_TAG, m->world, MPI_STATUS_IGNORE),
+              "MPI_Recv"))
+        return -1;
+    step(arg, state);
+    if (t->rank + 1 < t->size &&
+        check(m, MPI_Send(state, c, MPI_BYTE, t->rank + 1, CHAIN_TAG, m->world), "MPI_Send"))
+        return -1;
+    return 0;
+}
+
 void cli_mpi_team_times(const mpi_team *m)
 {
     int inputs = m->inputs;
@@ -242,6 +261,7 @@ int cli_mpi_team_open(mpi_team *m, int fanin, FILE *err)
     t->max = team_max;
     t->gather = team_gather;
     t->reduce = team_reduce;
+    t->chain = team_chain;
     return 0;
 }
 

@@ -2,8 +2,8 @@
 # tracekit-mpi on one DCFG-Trace (issue 28): report with every rank reading the trace's tables
 # and decoding its share of each thread's chunks (split by their bytes), the partial reports
 # merged along the tree; the same bytes as tracekit on 1, 2, 3 and 5 ranks, with and without
-# the DCFG, and the errors of the fail corpus; convert --to bbv (on rank 0 alone) the same too;
-# convert --to callgrind and dot split by threads.
+# the DCFG, and the errors of the fail corpus; convert --to bbv, callgrind and dot split by
+# chunks the same too.
 # One MPI job per number of ranks runs every command (tests/mpi/batch.c).
 set -uo pipefail
 T=$(mktemp -d)
@@ -18,9 +18,9 @@ batch "report of Intel's trace" report --dcfg $P/gen11.dcfg.json $P/gen11.intel.
 for f in tests/data/dcfg_trace/fail/*; do
     batch "report of $(basename "$f")" report "$f"
 done
-# convert --to bbv runs on rank 0 alone on its -j threads (docs/mpi.md, "DCFG-Trace basic-block
-# vectors": where a slice ends depends on the slices before it): tracekit's bytes, markers
-# (to standard error) and errors, a damaged 4th chunk too
+# convert --to bbv, each thread's chunks split across the ranks in three passes (docs/mpi.md,
+# "DCFG-Trace basic-block vectors"): tracekit's bytes, markers (to standard error) and errors,
+# a damaged 4th chunk too
 sed '0,/v-f-3-v-5-2/{s/"v-f-3-v-5-2"/"v-f-3-v-5-!"/}' $P/gen11.level0.trace.json >"$T/damaged.json"
 for i in 1 50 100000; do
     for j in 1 3; do
@@ -60,6 +60,38 @@ l=$(grep -n '^    \[ 0, \[' "$T/one.trace.json" | cut -d: -f1)
 sed -E "$((l + 20))s/^( *\[ [0-9]+, [0-9]+, )[0-9]+/\1999/" "$T/one.trace.json" >"$T/one20.trace.json"
 sed -E "$((l + 30))s/^( *\[ [0-9]+, [0-9]+, [0-9]+, )[0-9]+/\17/" "$T/one.trace.json" \
     >"$T/one30.trace.json"
+# convert --to bbv of the one thread of 40-odd chunks and of the 5 threads: slices that end in
+# any rank's chunks, with loop boundaries and their markers, -j 1 and 2, fan-in 2, a thread or
+# a process selected; a damaged chunk in the middle of the one thread (its slices before it
+# on standard output, its markers, then the error), damaged 3rd and 1st threads (-o: none
+# written), a process the DCFG lacks
+for i in 1 777 100000000; do
+    for j in 1 2; do
+        batch "convert --to bbv --interval $i -j $j, one thread" convert --to bbv -j $j \
+            --interval $i --dcfg "$T/one.dcfg.json" "$T/one.trace.json" -o "$T/one.bb"
+    done
+    batch "convert --to bbv --interval $i --loop-boundaries, one thread" convert --to bbv \
+        --interval $i --loop-boundaries --markers /dev/stderr --dcfg "$T/one.dcfg.json" \
+        "$T/one.trace.json"
+done
+TRACEKIT_MPI_FANIN=2 batch "convert --to bbv --loop-boundaries, 5 threads, fan-in 2" \
+    convert --to bbv --interval 3000 --loop-boundaries --markers /dev/stderr -j 2 \
+    --dcfg "$T/h.dcfg.json" "$T/h.trace.json" -o "$T/h.bb"
+batch "convert --to bbv --thread 2, 5 threads" convert --to bbv --interval 500 --thread 2 \
+    --dcfg "$T/h.dcfg.json" "$T/h.trace.json"
+batch "convert --to bbv --pid, 5 threads" convert --to bbv --interval 20000 --pid 1005 \
+    --dcfg "$T/h.dcfg.json" "$T/h.trace.json"
+batch "convert --to bbv, one thread damaged at its 20th chunk" convert --to bbv -j 2 \
+    --interval 300 --loop-boundaries --markers /dev/stderr --dcfg "$T/one.dcfg.json" \
+    "$T/one20.trace.json"
+batch "convert --to bbv, one thread's 30th chunk at another edge" convert --to bbv \
+    --interval 300 --dcfg "$T/one.dcfg.json" "$T/one30.trace.json"
+batch "convert --to bbv of a damaged 3rd thread" convert --to bbv --interval 1000 \
+    --dcfg "$T/h.dcfg.json" "$T/h3.trace.json" -o "$T/h.bb"
+batch "convert --to bbv of damaged 1st and 3rd threads" convert --to bbv --interval 1000 \
+    --dcfg "$T/h.dcfg.json" "$T/h13.trace.json"
+batch "convert --to bbv, a process the DCFG lacks" convert --to bbv \
+    --dcfg "$T/h.dcfg.json" $P/gen11.level0.trace.json -o "$T/h.bb"
 for j in 1 2; do
     batch "convert --to callgrind -j $j, one thread" convert --to callgrind -j $j \
         --dcfg "$T/one.dcfg.json" "$T/one.trace.json" -o "$T/one.cg"

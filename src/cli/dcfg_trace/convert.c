@@ -131,7 +131,7 @@ static int convert_to(cli_ctx *ctx, int to, const tk_dcfg_trace *t, const tk_cfg
                       const cli_args *a, const tk_dot_options *dot, unsigned jobs, tk_output *out)
 {
     switch (to) {
-    case TO_BBV: return cli_dcfg_trace_convert_bbv(t, cfg, a, jobs, out);
+    case TO_BBV: return cli_dcfg_trace_convert_bbv(ctx, t, cfg, a, jobs, out);
     case TO_CALLGRIND: return convert_profile(ctx, t, cfg, NULL, a, jobs, out);
     case TO_DOT: return convert_profile(ctx, t, cfg, dot, a, jobs, out);
     default: return convert_events(t, cfg, to == TO_CHROME, to == TO_SVG, a, jobs, out);
@@ -162,10 +162,10 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a)
             to_name);
     if (to != TO_CHROME && cli_dcfg_trace_jobs("convert", a, &jobs) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
-    /* in a team (tracekit-mpi), callgrind and dot are made by every member, each of its
-     * share of the threads (convert_team.c), and written by the root; the others by the root
-     * alone */
-    if (ctx->team && to != TO_CALLGRIND && to != TO_DOT) {
+    /* in a team (tracekit-mpi), callgrind, dot and bbv are made by every member, each of its
+     * share of the chunks (convert_team.c, convert_bbv_team.c), and written by the root; the
+     * others by the root alone */
+    if (ctx->team && to != TO_CALLGRIND && to != TO_DOT && to != TO_BBV) {
         if (ctx->team->rank != 0) return CLI_EXIT_OK;
         ctx->team = NULL;
     }

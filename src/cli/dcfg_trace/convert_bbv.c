@@ -5,11 +5,13 @@
  * FILE, one line per boundary: "PID THREAD slice N ends at loop head BLOCK ADDRESS count C",
  * C being the number of executions of the head before the boundary. -j N decodes the chunks
  * on N threads; the slices are summed in order (tk_dcfg_trace_bbv_options.threads), so the
- * output, the markers and the errors are those of -j 1. */
+ * output, the markers and the errors are those of -j 1. In a team (tracekit-mpi) each thread's
+ * chunks are split across the members (convert_bbv_team.c) and the root writes. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dcfg_trace.h"
+#include "team.h"
 
 typedef struct bbv_out {
     cli_dcfg_trace_writer w;
@@ -52,8 +54,8 @@ static int bbv_options(const cli_args *a, tk_dcfg_trace_bbv_options *opt)
     return CLI_EXIT_OK;
 }
 
-int cli_dcfg_trace_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a,
-                               unsigned jobs, tk_output *out)
+int cli_dcfg_trace_convert_bbv(cli_ctx *ctx, const tk_dcfg_trace *t, const tk_cfg *cfg,
+                               const cli_args *a, unsigned jobs, tk_output *out)
 {
     tk_dcfg_trace_bbv_options opt = TK_DCFG_TRACE_BBV_OPTIONS_INIT;
     int rc = bbv_options(a, &opt);
@@ -61,15 +63,22 @@ int cli_dcfg_trace_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const 
     opt.threads = jobs;
     bbv_out o;
     o.markers = NULL;
-    const char *mpath = cli_get(a, "markers");
+    const char *mpath = cli_team_writes(ctx) ? cli_get(a, "markers") : NULL;
     if (mpath && !(o.markers = fopen(mpath, "w"))) {
         fprintf(stderr, "tracekit: %s: cannot open for writing\n", mpath);
-        return CLI_EXIT_BAD_INPUT;
+        rc = CLI_EXIT_BAD_INPUT;
+    }
+    /* in a team, every member stops with the root */
+    if (ctx->team && ctx->team->max(ctx->team, &rc) != 0) rc = CLI_EXIT_BAD_INPUT;
+    if (rc != CLI_EXIT_OK) {
+        if (o.markers) fclose(o.markers);
+        return rc;
     }
     cli_dcfg_trace_writer_init(&o.w, cli_output_file(out));
     tk_error err;
     tk_error_clear(&err);
-    tk_status st = tk_dcfg_trace_bbv(t, cfg, &opt, put_slice, &o, &err);
+    tk_status st = ctx->team ? cli_dcfg_trace_team_bbv(ctx->team, t, cfg, &opt, put_slice, &o, &err)
+                             : tk_dcfg_trace_bbv(t, cfg, &opt, put_slice, &o, &err);
     if (st == TK_END) tk_error_set(&err, TK_ERR_IO, "cannot write the output");
     rc = st == TK_OK ? CLI_EXIT_OK : cli_error(&err);
     if (cli_dcfg_trace_writer_flush(&o.w) != 0 && rc == CLI_EXIT_OK) {

@@ -13,9 +13,8 @@
 #include "dcfg_trace.h"
 #include "team.h"
 
-/* This member's chunks [begin, end) of thread th (global indexes; report_team.c's split). */
-static int own_chunks(const cli_team *team, const tk_dcfg_trace *t, size_t th, size_t *begin,
-                      size_t *end)
+int cli_dcfg_trace_own_chunks(const cli_team *team, const tk_dcfg_trace *t, size_t th,
+                              size_t *begin, size_t *end)
 {
     tk_dcfg_trace_thread_info ti;
     tk_dcfg_trace_thread(t, th, &ti);
@@ -49,7 +48,7 @@ static void own_part(const cli_team *team, const tk_dcfg_trace *t, const tk_cfg 
     tk_error err;
     tk_error_clear(&err);
     size_t begin, end;
-    if (own_chunks(team, t, th, &begin, &end) != 0) {
+    if (cli_dcfg_trace_own_chunks(team, t, th, &begin, &end) != 0) {
         tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
     } else if (begin == end) {
         return;

@@ -45,9 +45,19 @@ int cli_dcfg_trace_report(cli_ctx *ctx, const cli_args *args);
 int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *args);
 int cli_dcfg_trace_dump(cli_ctx *ctx, const cli_args *args);
 int cli_dcfg_trace_diff(cli_ctx *ctx, const cli_args *args);
-/* convert --to bbv (convert_bbv.c), decoded on jobs threads. Returns an exit code. */
-int cli_dcfg_trace_convert_bbv(const tk_dcfg_trace *t, const tk_cfg *cfg, const cli_args *a,
-                               unsigned jobs, tk_output *out);
+/* convert --to bbv (convert_bbv.c), decoded on jobs threads; in a team (ctx->team) split by
+ * chunks (cli_dcfg_trace_team_bbv), written by the root. Returns an exit code. */
+int cli_dcfg_trace_convert_bbv(cli_ctx *ctx, const tk_dcfg_trace *t, const tk_cfg *cfg,
+                               const cli_args *a, unsigned jobs, tk_output *out);
+/* tk_dcfg_trace_bbv by a team (convert_bbv_team.c): each thread's chunks split across the
+ * members (cli_dcfg_trace_own_chunks), in three passes (blocks, their walk along the members,
+ * parts from the walk's open counts) and the parts merged in order to the root, which hands
+ * their slices to fn; a thread that fails on a member is run again by the root alone, from
+ * there on. The root's status and err are tk_dcfg_trace_bbv's; the others' TK_OK (or, when
+ * the team failed, TK_ERR_IO). */
+tk_status cli_dcfg_trace_team_bbv(const struct cli_team *team, const tk_dcfg_trace *t,
+                                  const tk_cfg *cfg, const tk_dcfg_trace_bbv_options *opt,
+                                  tk_dcfg_trace_bbv_fn fn, void *ctx, tk_error *err);
 
 /* The table of them (ops.c). */
 extern const cli_format_ops cli_dcfg_trace_ops;
@@ -61,6 +71,13 @@ int cli_dcfg_trace_decode(int argc, char **argv);
 void cli_dcfg_trace_decode_help(FILE *f);
 int cli_dcfg_trace_encode(int argc, char **argv);
 void cli_dcfg_trace_encode_help(FILE *f);
+
+/* In a team (team.h): this member's chunks [begin, end) of thread th (global indexes), the
+ * thread's chunks split across the members by their bytes (cli_team_split), as report, convert
+ * --to callgrind and --to bbv split them (convert_team.c). Returns 0, or -1 out of memory. */
+struct cli_team;
+int cli_dcfg_trace_own_chunks(const struct cli_team *team, const tk_dcfg_trace *t, size_t th,
+                              size_t *begin, size_t *end);
 
 /* In a team (team.h, report_team.c): thread th's report of every member's share of its
  * chunks (split by their bytes; each member's decoded on `jobs` threads), merged in chunk

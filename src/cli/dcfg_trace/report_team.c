@@ -10,33 +10,6 @@
 
 CLI_PART_KIND(report_kind, "partial reports", tk_dcfg_trace_report, tk_dcfg_trace_report);
 
-/* This member's chunks [begin, end) of thread th (among the thread's chunks). */
-static int own_chunks(const cli_team *team, const tk_dcfg_trace *t, size_t th, size_t *begin,
-                      size_t *end)
-{
-    tk_dcfg_trace_thread_info ti;
-    tk_dcfg_trace_thread(t, th, &ti);
-    int n = ti.nchunks > (size_t)INT32_MAX ? INT32_MAX : (int)ti.nchunks;
-    int64_t *sizes = calloc((size_t)n + 1, sizeof *sizes);
-    int *first = calloc((size_t)team->size + 1, sizeof *first);
-    if (!sizes || !first) {
-        free(sizes);
-        free(first);
-        return -1;
-    }
-    for (int c = 0; c < n; c++) {
-        tk_dcfg_trace_chunk_info ci;
-        tk_dcfg_trace_chunk(t, ti.first_chunk + (size_t)c, &ci);
-        sizes[c] = (int64_t)ci.sequence_chars;
-    }
-    cli_team_split(team->size, n, sizes, first);
-    *begin = (size_t)first[team->rank];
-    *end = (size_t)first[team->rank + 1];
-    free(sizes);
-    free(first);
-    return 0;
-}
-
 /* This member's partial of thread th: failed with the error of its first chunk that fails
  * (a tk_error, which the root prints). */
 static void own_part(const cli_team *team, const tk_dcfg_trace *t, size_t th, unsigned jobs,
@@ -47,13 +20,15 @@ static void own_part(const cli_team *team, const tk_dcfg_trace *t, size_t th, un
     tk_error_clear(&err);
     tk_dcfg_trace_report_options o = TK_DCFG_TRACE_REPORT_OPTIONS_INIT;
     size_t begin, end;
-    if (own_chunks(team, t, th, &begin, &end) != 0) {
+    tk_dcfg_trace_thread_info ti;
+    tk_dcfg_trace_thread(t, th, &ti);
+    if (cli_dcfg_trace_own_chunks(team, t, th, &begin, &end) != 0) {
         tk_error_set(&err, TK_ERR_NOMEM, "out of memory");
     } else if (begin == end) {
         return; /* none of this thread's chunks */
     } else {
-        o.chunk_begin = begin;
-        o.chunk_end = end;
+        o.chunk_begin = begin - ti.first_chunk; /* among the thread's chunks */
+        o.chunk_end = end - ti.first_chunk;
         o.threads = jobs;
         tk_dcfg_trace_report *r = NULL;
         uint8_t *data = NULL;
