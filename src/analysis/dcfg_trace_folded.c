@@ -48,6 +48,13 @@ typedef struct trie {
     tk_fp_node *nodes;
     uint32_t n, cap;
     tk_hmap index;
+    /* a direct-mapped cache in front of index, as tk_callstacks has (TK_PATH_MEMO_BITS): an
+     * entry holds while its gen is the trie's (a reset moves gen on) */
+    struct memo {
+        uint64_t key;
+        uint32_t node, gen;
+    } * memo;
+    uint32_t gen;
 } trie;
 
 /* Per frame of the stack: its enter's time, its closed callees' durations, its path. */
@@ -105,7 +112,13 @@ static int trie_init(trie *tr)
 {
     memset(tr, 0, sizeof *tr);
     tr->nodes = tk_calloc(1024, sizeof *tr->nodes);
-    if (!tr->nodes) return -1;
+    tr->memo = tk_calloc((size_t)1 << TK_PATH_MEMO_BITS, sizeof *tr->memo);
+    if (!tr->nodes || !tr->memo) {
+        tk_free(tr->nodes);
+        tk_free(tr->memo);
+        return -1;
+    }
+    tr->gen = 1;
     tr->cap = 1024;
     tr->n = 1;
     return 0;
@@ -114,6 +127,7 @@ static int trie_init(trie *tr)
 static void trie_free(trie *tr)
 {
     tk_free(tr->nodes);
+    tk_free(tr->memo);
     tk_hmap_free(&tr->index);
     memset(tr, 0, sizeof *tr);
 }
@@ -123,6 +137,10 @@ static void trie_reset(trie *tr)
 {
     tr->n = 1;
     tr->nodes[0].w = 0;
+    if (++tr->gen == 0) { /* wrapped: every entry stale again */
+        memset(tr->memo, 0, sizeof *tr->memo << TK_PATH_MEMO_BITS);
+        tr->gen = 1;
+    }
     if (tr->index.len > 256)
         tk_hmap_free(&tr->index);
     else
@@ -134,11 +152,17 @@ static void trie_reset(trie *tr)
 static int trie_child(trie *tr, uint32_t parent, uint64_t func, int is_thread, uint32_t *out)
 {
     uint64_t key = (uint64_t)parent << 32 | (uint64_t)is_thread << 31 | func;
+    struct memo *m = &tr->memo[tk_path_memo_slot(key)];
+    if (m->gen == tr->gen && m->key == key) {
+        *out = m->node;
+        return WHY_OK;
+    }
     int inserted = 0;
     uint64_t *slot = tk_hmap_slot(&tr->index, key, 0, &inserted);
     if (!slot) return WHY_NOMEM;
     if (!inserted) {
         *out = (uint32_t)*slot;
+        *m = (struct memo){key, *out, tr->gen};
         return WHY_OK;
     }
     if (tr->n >= TK_PATH_MAX_NODES) return WHY_PATHS;
@@ -155,6 +179,7 @@ static int trie_child(trie *tr, uint32_t parent, uint64_t func, int is_thread, u
     x->func = func;
     *out = tr->n;
     *slot = tr->n++;
+    *m = (struct memo){key, *out, tr->gen};
     return WHY_OK;
 }
 

@@ -352,6 +352,10 @@ static void test_chunk_cuts_edited(void)
     /* thread 1's chunks claim more edges than the sequence holds (it runs out of bits) */
     check_edited("[ 711, 704, 71, 124, \"-v-f-3-v-7+\" ],\n      [ 1415",
                  "[ 711, 704, 999, 124, \"-v-f-3-v-7+\" ],\n      [ 1415", NULL, NULL);
+    /* empty chunks (the time set to their PRECEDING_INSTR_COUNT): in the middle of thread 0,
+     * at the end of thread 1, where its frames close */
+    check_edited("[ 1415, 708, 70, 122", "[ 1415, 0, 0, 122, \"\" ],\n      [ 1415, 708, 70, 122",
+                 "\"-v----Q\" ] ] ]", "\"-v----Q\" ],\n      [ 9999, 0, 0, 122, \"\" ] ] ]");
     /* the process is not gen11's */
     check_edited("[ 77, { },", "[ 78, { },", NULL, NULL);
 }
