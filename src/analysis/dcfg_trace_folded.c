@@ -233,17 +233,22 @@ static int take_step(fold_run *r, const dt_step *step)
     return 0;
 }
 
-/* Edge e (its index in the process) taken, as dt_events.c's edge_steps. 0, or 1 stopped. */
+/* Edge e (its index in the process) taken, as dt_events.c's edge_steps. 0, or 1 stopped. An
+ * instruction count that overflows stops it before the step to its source block: edge_steps
+ * fails there with that step's events queued, not yet fed to the stacks, which would check
+ * them. */
 static int take_edge(fold_run *r, uint32_t e)
 {
     const tk_cfg_process *p = r->p;
     const tk_cfg_edge *ed = &p->edges[e];
     dt_step step;
     if (cfg_is_block(p, ed->src)) {
+        uint64_t after;
+        if (tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &after))
+            return stop(r, WHY_INSTRS, 0);
         tk_dt_stack_at_block(&r->stack, ed->src, &step);
         if ((step.open || step.keep < r->stack.depth) && take_step(r, &step)) return 1;
-        if (tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time))
-            return stop(r, WHY_INSTRS, 0);
+        r->time = after;
     }
     tk_dt_stack_edge(&r->stack, ed, &step);
     return take_step(r, &step);

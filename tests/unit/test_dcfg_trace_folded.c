@@ -356,6 +356,9 @@ static void test_chunk_cuts_edited(void)
      * at the end of thread 1, where its frames close */
     check_edited("[ 1415, 708, 70, 122", "[ 1415, 0, 0, 122, \"\" ],\n      [ 1415, 708, 70, 122",
                  "\"-v----Q\" ] ] ]", "\"-v----Q\" ],\n      [ 9999, 0, 0, 122, \"\" ] ] ]");
+    /* thread 0's 5th chunk starts 616 instructions short of 2^64 and claims 600 of its 705:
+     * the count overflows in it */
+    check_edited("[ 2831, 705, 69, 124", "[ 18446744073709551000, 600, 69, 124", NULL, NULL);
     /* the process is not gen11's */
     check_edited("[ 77, { },", "[ 78, { },", NULL, NULL);
 }
