@@ -312,12 +312,12 @@ static int split_edge(fold_run *r, uint32_t e)
 {
     const tk_cfg_process *p = r->p;
     const tk_cfg_edge *ed = &p->edges[e];
+    /* the top chain's base above frame 0: no return closes frame 0 (the kind not read) */
+    if (r->in_l && r->stack.frames[r->stack.depth - 1].base != 0) return take_edge(r, e);
     int from_block = cfg_is_block(p, ed->src), to_block = cfg_is_block(p, ed->tgt);
     tk_edge_kind k = tk_cfg_stored_edge_kind(r->cfg, ed);
     if (r->in_l) {
-        if (!(tk_edge_kind_is_any_return(k) && from_block &&
-              r->stack.frames[r->stack.depth - 1].base == 0))
-            return take_edge(r, e);
+        if (!(tk_edge_kind_is_any_return(k) && from_block)) return take_edge(r, e);
         put_stretch(r, 1);
     }
     tk_bytes_put_u64(r->out, OP_EDGE);
