@@ -12,8 +12,8 @@
 #              lengths: other counts, some blocks and edges only some runs took, as the ranks
 #              of one program record them), each on its own; and merge of them (counts
 #              partials, the union of their graphs)
-#   DCFG-Trace report and convert --to bbv of one generated trace (tests/gen/dcfg_trace_gen.c),
-#              split by chunks
+#   DCFG-Trace report, convert --to bbv and --to folded of one generated trace
+#              (tests/gen/dcfg_trace_gen.c), split by chunks
 # The inputs are cached in MPI_BENCH_DIR (default /tmp/tracekit-bench-mpi); MPI_BENCH_FORMATS
 # picks some of "xray callgrind dcfg dcfg_merge dcfg_trace" (default all).
 set -uo pipefail
@@ -194,6 +194,25 @@ dcfg_trace_bench() {
             echo "bench mpi dcfg_trace bbv: -np $np: the same bytes" ||
             echo "bench mpi dcfg_trace bbv: -np $np: not the bytes of tracekit"
         awk -v np=$np '{ printf "bench mpi dcfg_trace bbv -np %d: rank %d: first thread in %.2f s, reductions %.2f s, total %.2f s, CPU %.2f s, peak %.1f MB\n", np, $1, $3, $4, $5, $7, $6 }' "$out/dcfg_trace_bbv.$np"
+    done
+    # convert --to folded, each thread's chunks split too (docs/mpi.md, "DCFG-Trace folded
+    # stacks"): tracekit's CPU time, then each rank's, and the same bytes
+    local t0
+    t0=$( { /usr/bin/time -f "%U %S %M" "$TRACEKIT" convert --to folded -j 1 \
+        --dcfg "$d/t$per.dcfg.json" "$d/t$per.trace.json" >"$out/dtf.one"; } 2>&1 | tail -1)
+    echo "$t0" | awk '{ printf "bench mpi dcfg_trace folded: tracekit -j 1: CPU %.2f s, peak %.1f MB\n", $1 + $2, $3 / 1000 }'
+    for np in 1 2; do
+        run dcfg_trace_folded $np convert --to folded -j 1 --dcfg "$d/t$per.dcfg.json" \
+            "$d/t$per.trace.json"
+        TRACEKIT_MPI_TIMES=0 mpirun --oversubscribe --allow-run-as-root -np $np "$TKMPI" convert \
+            --to folded -j 1 --dcfg "$d/t$per.dcfg.json" "$d/t$per.trace.json" >"$out/dtf.$np" \
+            2>/dev/null
+        if cmp -s "$out/dtf.one" "$out/dtf.$np"; then
+            echo "bench mpi dcfg_trace folded -np $np: same bytes as tracekit"
+        else
+            echo "bench mpi dcfg_trace folded -np $np: not the bytes of tracekit"
+        fi
+        awk -v np=$np '{ printf "bench mpi dcfg_trace folded -np %d: rank %d: total %.2f s, CPU %.2f s, peak %.1f MB\n", np, $1, $5, $7, $6 }' "$out/dcfg_trace_folded.$np"
     done
 }
 

@@ -492,6 +492,57 @@ static void split_digest(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned cut
     }
 }
 
+/* The folded stacks of the trace (tk_export_folded of its events) against those made of each
+ * thread's chunks cut in two at cut (0 to 255: where among them) and replayed
+ * (tk_dcfg_trace_folded_range, _replay: tracekit-mpi's split), per_thread or not: the same
+ * bytes, or the same error; and the input's bytes replayed as a range's ops of thread 0, which
+ * must give an error or stacks, never a crash. */
+static void folded_split_check(const tk_dcfg_trace *t, const tk_cfg *cfg, unsigned cut,
+                               int per_thread, const uint8_t *data, size_t size)
+{
+    tk_error e1, e2;
+    tk_error_clear(&e1);
+    tk_error_clear(&e2);
+    uint64_t h1 = 0, h2 = 0;
+    tk_status s1 = TK_ERR_NOMEM, s2 = TK_OK;
+    tk_dcfg_trace_events *x;
+    if (tk_dcfg_trace_events_open(&x, t, cfg, NULL, &e1) != TK_OK) return;
+    tk_event_source src;
+    tk_dcfg_trace_events_source(x, &src);
+    tk_writer w1 = {hash_write, &h1}, w2 = {hash_write, &h2};
+    s1 = tk_export_folded(&src, &w1, TK_FOLDED_TIME, per_thread, &e1);
+    tk_dcfg_trace_events_free(x);
+    tk_dcfg_trace_folded *f;
+    if (tk_dcfg_trace_folded_open(&f, t, cfg, per_thread, NULL) != TK_OK) return;
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t) && s2 == TK_OK; th++) {
+        tk_dcfg_trace_thread_info ti;
+        tk_dcfg_trace_thread(t, th, &ti);
+        size_t mid = ti.first_chunk + ti.nchunks * cut / 255, end = ti.first_chunk + ti.nchunks;
+        uint8_t *parts[2] = {NULL, NULL};
+        size_t sizes[2] = {0, 0};
+        if (tk_dcfg_trace_folded_range(t, cfg, th, ti.first_chunk, mid, NULL, &parts[0], &sizes[0],
+                                       &e2) == TK_OK &&
+            tk_dcfg_trace_folded_range(t, cfg, th, mid, end, NULL, &parts[1], &sizes[1], &e2) ==
+                TK_OK)
+            s2 = tk_dcfg_trace_folded_replay(f, th, (const uint8_t *const *)parts, sizes, 2, &e2);
+        else if (ti.nchunks) /* the thread's process is not in the DCFG: the replay says it */
+            s2 = tk_dcfg_trace_folded_replay(f, th, NULL, NULL, 0, &e2);
+        tk_free(parts[0]);
+        tk_free(parts[1]);
+    }
+    if (s2 == TK_OK) s2 = tk_dcfg_trace_folded_write(f, &w2, &e2);
+    tk_dcfg_trace_folded_free(f);
+    if (s1 != s2 || (s1 == TK_OK ? h1 != h2 : strcmp(e1.message, e2.message) != 0))
+        __builtin_trap();
+    if (!tk_dcfg_trace_thread_count(t) || tk_dcfg_trace_folded_open(&f, t, cfg, 1, NULL) != TK_OK)
+        return;
+    tk_status st = tk_dcfg_trace_folded_replay(f, 0, &data, &size, 1, NULL);
+    if (st != TK_OK && st != TK_ERR_FORMAT && st != TK_ERR_LIMIT && st != TK_ERR_NOMEM)
+        __builtin_trap();
+    if (st == TK_OK) tk_dcfg_trace_folded_write(f, &w2, NULL);
+    tk_dcfg_trace_folded_free(f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static tk_cfg *cfg;
@@ -550,6 +601,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (one.prof_st != two.prof_st || one.prof_h != two.prof_h ||
             strcmp(one.prof_msg, two.prof_msg) != 0)
             __builtin_trap();
+        /* folded stacks split the same way: the serial bytes or error */
+        folded_split_check(t, cfg, size ? data[0] : 0, size > 1 && (data[1] & 1), data, size);
         refused |= one.prof_st == TK_ERR_FORMAT || one.prof_st == TK_ERR_LIMIT;
         refused |= one.ev_st == TK_ERR_FORMAT || one.ev_st == TK_ERR_LIMIT;
         if (refused && diag.errors == errors_before) __builtin_trap();

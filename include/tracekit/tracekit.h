@@ -46,6 +46,7 @@
 #include "cfg_diff.h"
 #include "dcfg_trace_bbv.h"
 #include "dcfg_trace_diff.h"
+#include "dcfg_trace_folded.h"
 #include "dcfg_trace_report.h"
 #include "csi_report.h"
 #include "csi_cov_report.h"

@@ -90,8 +90,8 @@ static int cmp_u64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* The names of the functions of p's nodes, through src. */
-static tk_status name_functions(tk_folded_partial *p, const tk_event_source *src)
+/* The names of the functions of p's nodes, through src (folded_partial_impl.h). */
+tk_status tk_fp_name_functions(tk_folded_partial *p, const tk_event_source *src)
 {
     p->fids = tk_malloc((p->n ? p->n : 1) * sizeof *p->fids);
     if (!p->fids) return TK_ERR_NOMEM;
@@ -148,7 +148,7 @@ tk_status tk_folded_partial_open(tk_folded_partial **out, const tk_event_source 
     if (st == TK_OK) st = tk_callstacks_run_with(&cs, src, on_close, &a, TK_FEED_NO_OPEN, err);
     if (st == TK_OK && a.failed) st = TK_ERR_NOMEM;
     if (st == TK_OK) st = take_paths(p, &cs, &a);
-    if (st == TK_OK) st = name_functions(p, src);
+    if (st == TK_OK) st = tk_fp_name_functions(p, src);
     tk_free(a.w);
     tk_callstacks_free(&cs);
     if (st != TK_OK) {

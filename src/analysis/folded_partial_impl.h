@@ -33,5 +33,8 @@ struct tk_folded_partial {
  * may be NULL). NULL when out of memory. */
 tk_folded_partial *tk_fp_new(tk_folded_weight weight, int per_thread, double ticks_per_second,
                              const char *time_unit);
+/* The names of the functions of p's nodes (p without names yet), through src: TK_OK or
+ * TK_ERR_NOMEM (no message). Also the DCFG-Trace folded stacks' (dcfg_trace_folded.c). */
+tk_status tk_fp_name_functions(tk_folded_partial *p, const tk_event_source *src);
 
 #endif

@@ -3,7 +3,7 @@
 # to tracekit ... for every command it supports"): those that run on rank 0 alone (every
 # format's info, Callgrind annotate, convert, dump and diff, CSI convert, paths and extract,
 # CSI coverage convert and coverage, DCFG info, convert and diff, DCFG-Trace info, check,
-# convert, dump, diff, decode and encode, every folded and WET command, XRay diff, formats,
+# convert --to chrome, dump, diff, decode and encode, every folded and WET command, XRay diff, formats,
 # help, report --format html), and CSI coverage check and dump, which the ranks share (one
 # FILE each); small inputs, several FILEs where the command takes them, a failing FILE where
 # it stops. One MPI job per number of ranks runs every command (tests/mpi/batch.c).
@@ -50,7 +50,7 @@ batch "dcfg convert" convert --to callgrind $D/generated-hard.dcfg.json -o "$T/h
 batch "dcfg diff" diff $D/minimal.dcfg.json $D/recursion.dcfg.json
 batch "dcfg-trace info" info -v $DT/ok_multi_row.trace.json
 batch "dcfg-trace check" check --dcfg $WHOLE $DT/ok_multi_row.trace.json
-batch "dcfg-trace convert" convert --to folded --dcfg $P/tailjump.dcfg.json \
+batch "dcfg-trace convert --to chrome" convert --to chrome --dcfg $P/tailjump.dcfg.json \
     $P/tailjump.trace.json
 batch "dcfg-trace dump" dump $DT/ok_multi_row.trace.json
 batch "dcfg-trace diff" diff $DT/ok_basic.trace.json $DT/ok_dict.trace.json

@@ -2,8 +2,8 @@
 # tracekit-mpi on one DCFG-Trace (issue 28): report with every rank reading the trace's tables
 # and decoding its share of each thread's chunks (split by their bytes), the partial reports
 # merged along the tree; the same bytes as tracekit on 1, 2, 3 and 5 ranks, with and without
-# the DCFG, and the errors of the fail corpus; convert --to bbv, callgrind and dot split by
-# chunks the same too.
+# the DCFG, and the errors of the fail corpus; convert --to bbv, callgrind, dot, folded and svg
+# split by chunks the same too.
 # One MPI job per number of ranks runs every command (tests/mpi/batch.c).
 set -uo pipefail
 T=$(mktemp -d)
@@ -138,6 +138,50 @@ batch "convert --to callgrind of a damaged chunk" convert --to callgrind \
 batch "convert --to callgrind, a process the DCFG lacks" convert --to callgrind \
     --dcfg "$T/h.dcfg.json" $P/gen11.level0.trace.json
 batch "convert --to callgrind --per-thread without -o" convert --to callgrind --per-thread \
+    --dcfg "$T/h.dcfg.json" "$T/h.trace.json"
+# convert --to folded and --to svg, each thread's chunks split across the ranks (docs/mpi.md,
+# "DCFG-Trace folded stacks"): the 5 threads, the one thread of 40-odd chunks (also with chunks
+# that start before the one before them ended: self times clamped), gen11's, tailjump's, -j 1
+# and 2, --per-thread, fan-in 2, the flame graph's options; the first error in thread order
+# (damaged chunks, another edge, a process the DCFG lacks: exit 1, no -o file), a usage error
+sed -E "$((l + 10))s/^( *\[ )[0-9]+/\15/; $((l + 25))s/^( *\[ )[0-9]+/\1900/" "$T/one.trace.json" \
+    >"$T/oneback.trace.json"
+for j in 1 2; do
+    batch "convert --to folded -j $j, one thread" convert --to folded -j $j \
+        --dcfg "$T/one.dcfg.json" "$T/one.trace.json" -o "$T/one.folded"
+    batch "convert --to folded -j $j, chunks back in time" convert --to folded -j $j \
+        --dcfg "$T/one.dcfg.json" "$T/oneback.trace.json"
+    batch "convert --to folded --per-thread -j $j, 5 threads" convert --to folded --per-thread \
+        -j $j --dcfg "$T/h.dcfg.json" "$T/h.trace.json" -o "$T/h.folded"
+    batch "convert --to svg -j $j, 5 threads" convert --to svg -j $j --dcfg "$T/h.dcfg.json" \
+        "$T/h.trace.json" -o "$T/h.svg"
+done
+TRACEKIT_MPI_FANIN=2 batch "convert --to folded, 5 threads, fan-in 2" convert --to folded \
+    --dcfg "$T/h.dcfg.json" "$T/h.trace.json"
+TRACEKIT_MPI_FANIN=2 batch "convert --to svg --per-thread --title --width, fan-in 2" convert \
+    --to svg --per-thread --title "one thread" --width 900 --reverse \
+    --dcfg "$T/one.dcfg.json" "$T/one.trace.json"
+for f in level0 level9 intel; do
+    batch "convert --to folded of gen11.$f" convert --to folded --dcfg $P/gen11.dcfg.json \
+        $P/gen11.$f.trace.json
+done
+batch "convert --to folded --per-thread of gen11, -j 3" convert --to folded --per-thread -j 3 \
+    --dcfg $P/gen11.dcfg.json $P/gen11.level9.trace.json -o "$T/g.folded"
+batch "convert --to svg of one thread" convert --to svg --dcfg $P/tailjump.dcfg.json \
+    $P/tailjump.trace.json
+batch "convert --to folded, one thread damaged at its 20th chunk" convert --to folded \
+    --dcfg "$T/one.dcfg.json" "$T/one20.trace.json" -o "$T/one.folded"
+batch "convert --to svg, one thread's 30th chunk at another edge" convert --to svg -j 2 \
+    --dcfg "$T/one.dcfg.json" "$T/one30.trace.json" -o "$T/one.svg"
+batch "convert --to folded of a damaged 3rd thread" convert --to folded -j 2 \
+    --dcfg "$T/h.dcfg.json" "$T/h3.trace.json" -o "$T/h.folded"
+batch "convert --to svg of damaged 1st and 3rd threads" convert --to svg \
+    --dcfg "$T/h.dcfg.json" "$T/h13.trace.json" -o "$T/h.svg"
+batch "convert --to folded of a damaged chunk" convert --to folded \
+    --dcfg $P/gen11.dcfg.json "$T/damaged.json"
+batch "convert --to folded, a process the DCFG lacks" convert --to folded \
+    --dcfg "$T/h.dcfg.json" $P/gen11.level0.trace.json -o "$T/h.folded"
+batch "convert --to svg --width 0, a usage error" convert --to svg --width 0 \
     --dcfg "$T/h.dcfg.json" "$T/h.trace.json"
 batch_run 1 2 3 5
 [ $mpi_fail = 0 ] && echo "mpi_dcfg_trace: ok"

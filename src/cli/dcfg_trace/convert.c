@@ -134,6 +134,10 @@ static int convert_to(cli_ctx *ctx, int to, const tk_dcfg_trace *t, const tk_cfg
     case TO_BBV: return cli_dcfg_trace_convert_bbv(ctx, t, cfg, a, jobs, out);
     case TO_CALLGRIND: return convert_profile(ctx, t, cfg, NULL, a, jobs, out);
     case TO_DOT: return convert_profile(ctx, t, cfg, dot, a, jobs, out);
+    case TO_FOLDED:
+    case TO_SVG:
+        if (ctx->team) return cli_dcfg_trace_team_folded(ctx, t, cfg, to == TO_SVG, a, jobs, out);
+        /* fall through */
     default: return convert_events(t, cfg, to == TO_CHROME, to == TO_SVG, a, jobs, out);
     }
 }
@@ -162,10 +166,11 @@ int cli_dcfg_trace_convert(cli_ctx *ctx, const cli_args *a)
             to_name);
     if (to != TO_CHROME && cli_dcfg_trace_jobs("convert", a, &jobs) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
-    /* in a team (tracekit-mpi), callgrind, dot and bbv are made by every member, each of its
-     * share of the chunks (convert_team.c, convert_bbv_team.c), and written by the root; the
-     * others by the root alone */
-    if (ctx->team && to != TO_CALLGRIND && to != TO_DOT && to != TO_BBV) {
+    /* in a team (tracekit-mpi), callgrind, dot, bbv, folded and svg are made by every member,
+     * each of its share of each thread's chunks (convert_team.c, convert_bbv_team.c,
+     * convert_folded_team.c), and written by the root; the others by the root alone */
+    if (ctx->team && to != TO_CALLGRIND && to != TO_DOT && to != TO_BBV && to != TO_FOLDED &&
+        to != TO_SVG) {
         if (ctx->team->rank != 0) return CLI_EXIT_OK;
         ctx->team = NULL;
     }

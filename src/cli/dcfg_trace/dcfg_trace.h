@@ -94,4 +94,11 @@ int cli_dcfg_trace_team_report(cli_ctx *ctx, const tk_dcfg_trace *t, size_t th, 
 int cli_dcfg_trace_team_profile(cli_ctx *ctx, const tk_dcfg_trace *t, const tk_cfg *cfg,
                                 unsigned jobs, tk_profile **prof);
 
+/* In a team (convert_folded_team.c): convert --to folded (svg: --to svg, a's flame graph
+ * options) of the trace, each thread's chunks split across the members by their bytes, each
+ * member's range made on `jobs` decoding threads, replayed in order by the root, which writes
+ * the result to out. Returns an exit code (the root prints the first error in order). */
+int cli_dcfg_trace_team_folded(cli_ctx *ctx, const tk_dcfg_trace *t, const tk_cfg *cfg, int svg,
+                               const cli_args *a, unsigned jobs, tk_output *out);
+
 #endif
