@@ -14,8 +14,16 @@
 #              partials, the union of their graphs)
 #   DCFG-Trace report, convert --to bbv and --to folded of one generated trace
 #              (tests/gen/dcfg_trace_gen.c), split by chunks
+#   CSI        check and report of the path-tracing metadata of 8 real programs (gzip, bzip2,
+#              xz, sort, grep, sed, mawk, diff: each run under `tracekit record`, its DCFG
+#              converted --to csi; 95-200 KB, 297-565 functions), copied 32 times, each input
+#              on its own rank, the outputs printed in rank order; against tracekit's bytes
+#   CSI coverage (csi_cov) check of statement coverage metadata (.debug_BBC,
+#              bench/csi_cov_gen.py) of as many functions as each of those programs, the same
+#   WET        check of 256 generated traces (tests/gen/wet_gen.c, 4-9 MB): on rank 0 alone
+#              (docs/mpi.md, "WET"), so each rank's line and no model
 # The inputs are cached in MPI_BENCH_DIR (default /tmp/tracekit-bench-mpi); MPI_BENCH_FORMATS
-# picks some of "xray callgrind dcfg dcfg_merge dcfg_trace" (default all).
+# picks some of "xray callgrind dcfg dcfg_merge dcfg_trace csi csi_cov wet" (default all).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 TRACEKIT=${TRACEKIT:-build/tracekit}
@@ -304,7 +312,7 @@ dcfg_trace_bench() {
     done
 }
 
-formats=${MPI_BENCH_FORMATS:-xray callgrind dcfg dcfg_merge dcfg_trace}
+formats=${MPI_BENCH_FORMATS:-xray callgrind dcfg dcfg_merge dcfg_trace csi csi_cov wet}
 for f in $formats; do
     case $f in
     xray) bench_format xray xray_inputs report --format json -j 1 ;;
