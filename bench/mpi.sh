@@ -120,7 +120,9 @@ csi_inputs() {
         [ -s "$d/$p.dcfg.json" ] || return 1
         "$TRACEKIT" convert --to csi -f -o "$d/$p.PT" "$d/$p.dcfg.json" 2>/dev/null || return 1
     done
-    copies "$d" $(for p in $CSI_PROGS; do echo "$d/$p.PT"; done)
+    local made=()
+    for p in $CSI_PROGS; do made+=("$d/$p.PT"); done
+    copies "$d" "${made[@]}"
 }
 
 # csi_cov_inputs: statement coverage metadata (.debug_BBC, bench/csi_cov_gen.py) of as many
@@ -136,7 +138,9 @@ csi_cov_inputs() {
         n=$(grep -c '^#$' "$dir/csi/$p.PT")
         python3 bench/csi_cov_gen.py "$n" bbc >"$d/$p.BBC" || return 1
     done
-    copies "$d" $(for p in $CSI_PROGS; do echo "$d/$p.BBC"; done)
+    local made=()
+    for p in $CSI_PROGS; do made+=("$d/$p.BBC"); done
+    copies "$d" "${made[@]}"
 }
 
 # wet_inputs: 256 WET traces (comprehensive form) of tests/gen/wet_gen.c, each of a run of its
