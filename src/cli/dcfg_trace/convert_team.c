@@ -39,10 +39,10 @@ int cli_dcfg_trace_own_chunks(const cli_team *team, const tk_dcfg_trace *t, size
     return 0;
 }
 
-/* This member's partial of thread th: its chunks' ops (empty without chunks), or failed with
- * the error (a tk_error, which the root prints). */
+/* This member's partial of thread th: its chunks' range (empty without chunks), or failed
+ * with the error (a tk_error, which the root prints). */
 static void own_part(const cli_team *team, const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
-                     unsigned jobs, cli_part_bytes *p)
+                     unsigned jobs, cli_dcfg_trace_range_fn range, cli_part_bytes *p)
 {
     memset(p, 0, sizeof *p);
     tk_error err;
@@ -57,7 +57,7 @@ static void own_part(const cli_team *team, const tk_dcfg_trace *t, const tk_cfg 
         o.threads = jobs;
         uint8_t *data = NULL;
         size_t size = 0;
-        tk_status st = tk_dcfg_trace_profile_range(t, cfg, th, begin, end, &o, &data, &size, &err);
+        tk_status st = range(t, cfg, th, begin, end, &o, &data, &size, &err);
         if (st == TK_OK && size == 0) {
             tk_free(data);
             return;
@@ -70,13 +70,14 @@ static void own_part(const cli_team *team, const tk_dcfg_trace *t, const tk_cfg 
     cli_part_set(p, CLI_PART_FAILED, (uint8_t *)copy, sizeof *copy);
 }
 
-/* Thread th's partials reduced to the root, which adds its part to prof (unless an earlier
- * thread failed: *rc). */
+/* Thread th's partials reduced to the root, which replays them (unless an earlier thread
+ * failed: *rc). Returns 0, or -1 when the reduction fails. */
 static int team_thread(const cli_team *team, const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
-                       unsigned jobs, tk_profile *prof, int *rc)
+                       unsigned jobs, cli_dcfg_trace_range_fn range,
+                       cli_dcfg_trace_replay_fn replay, void *arg, int *rc)
 {
     cli_part_bytes p;
-    own_part(team, t, cfg, th, jobs, &p);
+    own_part(team, t, cfg, th, jobs, range, &p);
     if (team->reduce(team, &p, cli_part_concat, NULL) != 0) {
         cli_part_free(&p);
         return -1;
@@ -84,7 +85,7 @@ static int team_thread(const cli_team *team, const tk_dcfg_trace *t, const tk_cf
     tk_error err;
     tk_error_clear(&err);
     if (team->rank != 0 || *rc != CLI_EXIT_OK) {
-        /* nothing to add */
+        /* nothing to replay */
     } else if (p.state == CLI_PART_FAILED && p.size == sizeof err) {
         memcpy(&err, p.data, sizeof err);
         *rc = cli_error(&err);
@@ -94,12 +95,35 @@ static int team_thread(const cli_team *team, const tk_dcfg_trace *t, const tk_cf
     } else {
         const uint8_t *data = p.data;
         size_t size = p.size;
-        if (tk_dcfg_trace_profile_replay(t, cfg, prof, th, &data, &size, p.state == CLI_PART_DATA,
-                                         &err) != TK_OK)
+        if (replay(arg, th, &data, &size, p.state == CLI_PART_DATA, &err) != TK_OK)
             *rc = cli_error(&err);
     }
     cli_part_free(&p);
     return 0;
+}
+
+int cli_dcfg_trace_team_threads(const cli_team *team, const tk_dcfg_trace *t, const tk_cfg *cfg,
+                                unsigned jobs, cli_dcfg_trace_range_fn range,
+                                cli_dcfg_trace_replay_fn replay, void *arg, int rc)
+{
+    /* every member takes its part in every thread's reduction (none waits for the root) */
+    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t); th++)
+        if (team_thread(team, t, cfg, th, jobs, range, replay, arg, &rc) != 0)
+            rc = CLI_EXIT_BAD_INPUT;
+    return rc;
+}
+
+typedef struct profile_replay {
+    const tk_dcfg_trace *t;
+    const tk_cfg *cfg;
+    tk_profile *prof;
+} profile_replay;
+
+static tk_status replay_profile(void *arg, size_t th, const uint8_t *const *parts,
+                                const size_t *sizes, size_t n, tk_error *err)
+{
+    profile_replay *r = arg;
+    return tk_dcfg_trace_profile_replay(r->t, r->cfg, r->prof, th, parts, sizes, n, err);
 }
 
 int cli_dcfg_trace_team_profile(cli_ctx *ctx, const tk_dcfg_trace *t, const tk_cfg *cfg,
@@ -117,9 +141,9 @@ int cli_dcfg_trace_team_profile(cli_ctx *ctx, const tk_dcfg_trace *t, const tk_c
                             tk_profile_add_event(*prof, "Ir", 2, &ir, &err) != TK_OK ||
                             tk_profile_intern(*prof, "???", 3, &unknown, &err) != TK_OK))
         rc = cli_error(&err);
-    /* every member takes its part in every thread's reduction (none waits for the root) */
-    for (size_t th = 0; th < tk_dcfg_trace_thread_count(t); th++)
-        if (team_thread(team, t, cfg, th, jobs, *prof, &rc) != 0) rc = CLI_EXIT_BAD_INPUT;
+    profile_replay r = {t, cfg, *prof};
+    rc = cli_dcfg_trace_team_threads(team, t, cfg, jobs, tk_dcfg_trace_profile_range,
+                                     replay_profile, &r, rc);
     if (rc != CLI_EXIT_OK || team->rank != 0) {
         tk_profile_free(*prof);
         *prof = NULL;

@@ -87,10 +87,29 @@ int cli_dcfg_trace_own_chunks(const struct cli_team *team, const tk_dcfg_trace *
 int cli_dcfg_trace_team_report(cli_ctx *ctx, const tk_dcfg_trace *t, size_t th, unsigned jobs,
                                int say, tk_dcfg_trace_report **r);
 
+/* A range's partial of thread th's chunks [begin, end) (tk_dcfg_trace_profile_range,
+ * tk_dcfg_trace_folded_range), and the root's replay of the ranges' partials in order. */
+typedef tk_status (*cli_dcfg_trace_range_fn)(const tk_dcfg_trace *t, const tk_cfg *cfg, size_t th,
+                                             size_t begin, size_t end,
+                                             const tk_dcfg_trace_convert_options *opt,
+                                             uint8_t **data, size_t *size, tk_error *err);
+typedef tk_status (*cli_dcfg_trace_replay_fn)(void *arg, size_t th, const uint8_t *const *parts,
+                                              const size_t *sizes, size_t n, tk_error *err);
+
+/* In a team (convert_team.c): thread after thread, each member makes the range of its share
+ * of the thread's chunks (cli_dcfg_trace_own_chunks) on `jobs` decoding threads, the ranges
+ * are concatenated in member order along the tree, and the root replays them (replay(arg, ...))
+ * unless rc, the exit code so far, is already a failure. Returns the exit code (the root prints
+ * the first error in order). */
+int cli_dcfg_trace_team_threads(const struct cli_team *team, const tk_dcfg_trace *t,
+                                const tk_cfg *cfg, unsigned jobs, cli_dcfg_trace_range_fn range,
+                                cli_dcfg_trace_replay_fn replay, void *arg, int rc);
+
 /* In a team (convert_team.c): the profile of the trace (tk_dcfg_trace_to_profile) into the
- * root's *prof (the others' NULL), each member making that of its range of the threads (split
- * by their chunks' bytes) on `jobs` decoding threads, appended in order at the root. Returns an
- * exit code (the root prints the error of the first thread that fails). */
+ * root's *prof (the others' NULL), each thread's chunks split across the members
+ * (cli_dcfg_trace_team_threads of tk_dcfg_trace_profile_range, replayed by
+ * tk_dcfg_trace_profile_replay). Returns an exit code (the root prints the first error in
+ * order). */
 int cli_dcfg_trace_team_profile(cli_ctx *ctx, const tk_dcfg_trace *t, const tk_cfg *cfg,
                                 unsigned jobs, tk_profile **prof);
 
