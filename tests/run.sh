@@ -71,8 +71,10 @@ build_env() {
     # the *jobs* cases run each command with -j 1, 2, 4 ... and without -j (their loops' 0:
     # as many threads as CPUs, the -j 2 of the list on a 2-core machine); under
     # ThreadSanitizer the -j N runs are the threads' check, and the run without -j (the
-    # default's parse, which the other builds run) is left out
-    case "$1" in *tsan*) export TK_WITHOUT_J= ;; *) unset TK_WITHOUT_J ;; esac
+    # default's parse, which the other builds run) is left out, and so is the -j 1 run (one
+    # thread: nothing for TSan to see), the cases' reference: there the next -j is, its
+    # bytes checked against the golden's of -j 1 (the other builds' -j 1 = -j N)
+    case "$1" in *tsan*) export TK_WITHOUT_J= TK_WITH_J1= ;; *) unset TK_WITHOUT_J TK_WITH_J1 ;; esac
 }
 
 job_unit() { # build name
