@@ -12,6 +12,8 @@
 #                (with an ASan build given, there and not in the plain builds)
 # TK_REGEN=1 rewrites the golden files of the CLI cases from the first build.
 # TK_ONLY=PATTERN runs only the cases whose name contains PATTERN.
+# TK_BUILDS_MADE=FILE: the builds are still being made (make check): a build's jobs start once
+# it is made (BUILD/.check-built), and a build not made when FILE appears has failed.
 # Every part of every build is cut into jobs (a unit-test binary, a batch of
 # CLI cases, an integration script, a fuzz replay) that run side by side, up
 # to TK_JOBS at once (default: the number of CPUs + 2, which fills the viewer scripts'
