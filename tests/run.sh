@@ -57,9 +57,10 @@ now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
 # each on a 2-core VM, in that order; the viewer scripts among them start once
 # the first two have ended, after job_viewers_real); the others keep their order.
 slow_first=(record_wet callgrind_inclusive viewers_kcachegrind viewers_html viewers_annotate
-    record_oracle callgrind_truncation record_processes record_system viewers_speedscope
-    dot_render record_wet_bad dcfg_generated callgrind_oracle csi_cov_core dcfg_trace_roundtrip
-    callgrind_tree_oracle callgrind_roundtrip callgrind_annotate_bound viewers_dot)
+    callgrind_truncation viewers_speedscope mpi_xray mpi_dcfg_trace record_oracle
+    record_processes viewers_svg record_system mpi_dcfg_union mpi_alone record_wet_bad
+    dot_render dcfg_generated callgrind_oracle csi_cov_core dcfg_trace_roundtrip mpi_callgrind
+    mpi_each callgrind_tree_oracle callgrind_roundtrip callgrind_annotate_bound viewers_dot)
 
 # ---- the jobs -------------------------------------------------------------
 # A job writes $work/res/ID: "P N" (N passed), "F LABEL" (a failure, its
@@ -237,11 +238,12 @@ find tests/cli -name '*.cmd' | sort >"$work/cases"
 # their order.
 slow_units=(fuzz_callgrind test_profile_append test_profile_partial test_callgrind test_xray_cut
     test_json_paths test_dcfg_trace_profile test_dcfg_trace)
-# CLI cases in batches of 20 per build (a case is a few processes); a ThreadSanitizer
-# build's (its *jobs* cases, seconds each: tests/cli/callgrind/read_jobs 11 s on the 2-core
-# VM) in batches of 2, the slowest first, queued after the integration scripts (at the end
-# of the queue they were its last minute, one batch on one CPU)
-tsan_slow=(callgrind/read_jobs xray/convert_json_jobs dcfg_trace/convert_stack_jobs
+# CLI cases in batches of 20 per build (a case is a few processes), the slowest (*jobs* cases
+# of seconds each under the sanitizers: tests/cli/callgrind/read_jobs 15 s of CPU under TSan
+# on the 2-core VM) first in batches of 2; a ThreadSanitizer build's (its *jobs* cases) all in
+# batches of 2, queued after the integration scripts (at the end of the queue they were its
+# last minute, one batch on one CPU)
+cli_slow=(callgrind/read_jobs xray/convert_json_jobs dcfg_trace/convert_stack_jobs
     dcfg_trace/convert_bbv_jobs csi/convert_jobs xray/convert_chrome_jobs csi/convert_dot_jobs
     xray/convert_chrome_jobs_fail)
 
@@ -294,29 +296,32 @@ queue_build() { # index: the jobs of a build that is made
     q_unit+=("${slow[@]}")
     f=0; [ $i = 0 ] && f=1
     [ -n "${TK_REGEN:-}" ] && [ $f = 0 ] && return
+    # the slowest cases first, in batches of 2 (the batches of 20 after them)
+    : >"$work/slow.$i"
+    for n in "${cli_slow[@]}"; do
+        [ -f "tests/cli/$n.cmd" ] && wanted "$n" && echo "tests/cli/$n.cmd" >>"$work/slow.$i"
+    done
     : >"$work/cases.$i"
     per=20
-    case "$b" in
-    *tsan*)
-        per=2
-        for n in "${tsan_slow[@]}"; do
-            [ -f "tests/cli/$n.cmd" ] && wanted "$n" && echo "tests/cli/$n.cmd" >>"$work/cases.$i"
-        done
-        ;;
-    esac
+    case "$b" in *tsan*) per=2 ;; esac
     while IFS= read -r c; do
         name=${c%.cmd}; name=${name#tests/cli/}
         wanted "$name" || continue
-        case "$b" in *tsan*) case "$name" in *jobs*) ;; *) continue ;; esac
-            [[ " ${tsan_slow[*]} " == *" $name "* ]] && continue ;; esac
+        case "$b" in *tsan*) case "$name" in *jobs*) ;; *) continue ;; esac ;; esac
+        [[ " ${cli_slow[*]} " == *" $name "* ]] && continue
         echo "$c" >>"$work/cases.$i"
     done <"$work/cases"
-    split -l $per -d -a 3 "$work/cases.$i" "$work/batch.$i."
-    for l in "$work/batch.$i."*; do
-        [ -s "$l" ] || continue
-        # the ThreadSanitizer batches after the integration scripts, before the unit tests
-        case "$b" in *tsan*) q_tsan+=("$i cli $b $l $f") ;; *) q_cli+=("$i cli $b $l $f") ;; esac
-    done
+    split -l 2 -d -a 3 "$work/slow.$i" "$work/batch.$i.s"
+    split -l $per -d -a 3 "$work/cases.$i" "$work/batch.$i.t"
+    local first=() rest=()
+    for l in "$work/batch.$i.s"*; do [ -s "$l" ] && first+=("$i cli $b $l $f"); done
+    for l in "$work/batch.$i.t"*; do [ -s "$l" ] && rest+=("$i cli $b $l $f"); done
+    # the ThreadSanitizer batches after the integration scripts, before the unit tests; the
+    # slowest of a build before the CLI batches queued so far
+    case "$b" in
+    *tsan*) q_tsan+=("${first[@]}" "${rest[@]}") ;;
+    *) q_cli=("${first[@]}" "${q_cli[@]}" "${rest[@]}") ;;
+    esac
 }
 
 # ---- run them -------------------------------------------------------------
