@@ -232,23 +232,32 @@ TSAN_TESTS := $(addprefix build-tsan/tests/,test_threadpool test_bz2_parallel te
                 test_dcfg_trace_steps)
 MPI_COMPILE_ONLY := $(if $(shell command -v $(MPICC) 2>/dev/null),\
     $(addprefix build-asan/obj/,$(MPI_SRC:.c=.o) tests/mpi/batch.o))
+# The tests start as soon as the plain build is made (its integration scripts, the longest
+# part, beside the other builds' compiles), each other build's once it is made: the make of
+# the builds runs in the background, marks each build made (BUILD/.check-built) and writes its
+# status to build/.check-made when it ends (tests/run.sh, TK_BUILDS_MADE). The plain build is
+# made first, on every CPU; the others after it, side by side.
+CHECK_MADE := build/.check-made
 check: deps viewers-deps
-	@$(MAKE) --no-print-directory -s -j$(NPROC) check-binaries
-	@tests/run.sh $(CHECK_BUILDS)
+	@rm -f $(CHECK_MADE) $(addsuffix /.check-built,$(CHECK_BUILDS)) && mkdir -p build
+	@{ $(MAKE) --no-print-directory -s -j$(NPROC) check-binaries; echo $$? >$(CHECK_MADE); } & \
+	    TK_BUILDS_MADE=$(CHECK_MADE) tests/run.sh $(CHECK_BUILDS); rc=$$?; wait; exit $$rc
 
 .PHONY: check-binaries $(addprefix check-binaries-,$(CHECK_BUILDS))
 check-binaries: $(addprefix check-binaries-,$(CHECK_BUILDS))
+$(addprefix check-binaries-,$(filter-out build,$(CHECK_BUILDS))): check-binaries-build
 check-binaries-build:
-	@$(MAKE) $(CHECK_MAKEFLAGS) all test-binaries BUILD=build
+	@$(MAKE) $(CHECK_MAKEFLAGS) all test-binaries BUILD=build && touch build/.check-built
 check-binaries-build-asan:
 	@$(MAKE) $(CHECK_MAKEFLAGS) test-binaries $(MPI_COMPILE_ONLY) BUILD=build-asan CC=clang \
-	    SAN=asan OPT="-O1 -g1" TEST_OPT=-O0
+	    SAN=asan OPT="-O1 -g1" TEST_OPT=-O0 && touch build-asan/.check-built
 check-binaries-build-tsan:
-	@$(MAKE) $(CHECK_MAKEFLAGS) build-tsan/tracekit $(TSAN_TESTS) BUILD=build-tsan SAN=tsan OPT="-O1 -g1"
+	@$(MAKE) $(CHECK_MAKEFLAGS) build-tsan/tracekit $(TSAN_TESTS) BUILD=build-tsan SAN=tsan \
+	    OPT="-O1 -g1" && touch build-tsan/.check-built
 check-binaries-build-musl:
 	@$(MAKE) $(CHECK_MAKEFLAGS) musl-test-binaries MUSL_OPT="-O1 -g0" \
 	    MUSL_CFLAGS="-DTK_PORTABLE -DTK_NO_FAST_PATH" \
-	    MUSL_TARGETS="unit-cli-binaries $(MUSL_REPLAY_BIN)"
+	    MUSL_TARGETS="unit-cli-binaries $(MUSL_REPLAY_BIN)" && touch build-musl/.check-built
 # The fuzz harnesses that compare the fast and the general paths on every input
 # (those with a compare_paths) are replayed by the ASan build; the musl build
 # replays the others only (tests/run.sh).

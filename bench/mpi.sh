@@ -12,8 +12,9 @@
 #              lengths: other counts, some blocks and edges only some runs took, as the ranks
 #              of one program record them), each on its own; and merge of them (counts
 #              partials, the union of their graphs)
-#   DCFG-Trace report, convert --to bbv and --to folded of one generated trace
-#              (tests/gen/dcfg_trace_gen.c), split by chunks
+#   DCFG-Trace report, convert --to bbv, --to folded and --to callgrind of one generated trace
+#              (tests/gen/dcfg_trace_gen.c), split by chunks; callgrind's costs piece by
+#              piece (bench/dcfg_trace_split.c) and its time modelled for 64 and 1,024 ranks
 #   CSI        check and report of the path-tracing metadata of 8 real programs (gzip, bzip2,
 #              xz, sort, grep, sed, mawk, diff: each run under `tracekit record`, its DCFG
 #              converted --to csi; 95-200 KB, 297-565 functions), copied 32 times, each input
@@ -314,6 +315,55 @@ dcfg_trace_bench() {
         fi
         awk -v np=$np '{ printf "bench mpi dcfg_trace folded -np %d: rank %d: total %.2f s, CPU %.2f s, peak %.1f MB\n", np, $1, $5, $7, $6 }' "$out/dcfg_trace_folded.$np"
     done
+    dcfg_trace_callgrind "$d/t$per" "$lib" "$libs"
+}
+
+# convert --to callgrind of the same trace split by chunks (docs/mpi.md, "DCFG-Trace profiles"):
+# -np 1 and 2 against tracekit's bytes, then its costs piece by piece (bench/dcfg_trace_split.c:
+# a rank's fixed cost, each thread's chunks cut into R ranges as R ranks cut them, the partials'
+# bytes, rank 0's replay and output) and the time modelled for 64 and 1,024 ranks from them
+dcfg_trace_callgrind() { # TRACE-BASE LIB LIBS
+    local base=$1 lib=$2 libs=$3 d
+    d=$(dirname "$base")
+    local args=(convert --to callgrind -j 1 --dcfg "$base.dcfg.json" "$base.trace.json")
+    /usr/bin/time -f "%U %S" -o "$out/dtc.time" "$TRACEKIT" "${args[@]}" >"$out/dtc.one"
+    awk '{ printf "bench mpi dcfg_trace callgrind: tracekit: CPU %.2f s\n", $1 + $2 }' "$out/dtc.time"
+    for np in 1 2; do
+        run dcfg_trace_cg $np "${args[@]}"
+        TRACEKIT_MPI_TIMES=0 mpirun --oversubscribe --allow-run-as-root -np $np "$TKMPI" \
+            "${args[@]}" >"$out/dtc.$np" 2>/dev/null
+        cmp -s "$out/dtc.one" "$out/dtc.$np" ||
+            echo "bench mpi dcfg_trace callgrind: -np $np: not the bytes of tracekit"
+        awk -v np=$np '{ printf "bench mpi dcfg_trace callgrind -np %d: rank %d: first thread in %.2f s, reductions %.2f s, total %.2f s, CPU %.2f s, peak %.1f MB\n", np, $1, $3, $4, $5, $7, $6 }' "$out/dcfg_trace_cg.$np"
+    done
+    awk 'FNR == 1 { np++ } $1 == 0 { t[np] = $5 } END {
+        printf "bench mpi dcfg_trace callgrind: -np 2: %.2fx the speed of -np 1\n", (t[2] > 0 ? t[1] / t[2] : 0) }' \
+        "$out/dcfg_trace_cg.1" "$out/dcfg_trace_cg.2"
+    cc -std=c11 -O2 -D_GNU_SOURCE -Iinclude -o "$d/split" bench/dcfg_trace_split.c "$lib" $libs \
+        -liberty || return 0
+    "$d/split" "$base.dcfg.json" "$base.trace.json" 1 2 64 1024 >"$out/dtc.split" || return 0
+    sed 's/^/bench mpi dcfg_trace callgrind: /' "$out/dtc.split"
+    # T(p) = F + the slowest range of each thread, summed over the threads (the ranks decode
+    # thread after thread) + the reduction + rank 0's replay and output; F = the DCFG and the
+    # trace's tables (every rank reads them). The reduction concatenates each thread's partials
+    # up the tree (nothing merged): rank 0 receives every other rank's bytes once, through the
+    # leaders of its subtrees, at B (1 GB/s, a 10 Gb/s link; MPI's shared memory here is
+    # faster), and pays a latency l a level (50 us for its Gather and Gatherv) per thread:
+    # assumptions, not measured (rank 0's reduction time at -np 2 is mostly its waits for
+    # rank 1, which a loaded machine stretches)
+    awk -v F=$FANIN -v B=1e9 -v l=50e-6 '
+        /^fixed:/ { fixed = $3 + $7; threads = $9; chunks = $11 }
+        /^split/ { r = $2 + 0; slow[r] = $14; bytes[r] = $17; rep[r] = $20; wout[r] = $23 }
+        END {
+            split("64 1024", P, " ")
+            for (k = 1; k <= 2; k++) {
+                p = P[k]; levels = 0
+                for (span = 1; span < p; span *= F) levels++
+                reduce = threads * levels * l + bytes[p] / B
+                t = fixed + slow[p] + reduce + rep[p] + wout[p]
+                printf "bench mpi dcfg_trace callgrind: modelled %d ranks: %.2f s (fixed %.3f s, decoding %.3f s, %d levels of reductions %.4f s for %.1f MB of partials, replay and output %.3f s; 1 rank: %.2f s)\n", p, t, fixed, slow[p], levels, reduce, bytes[p] / 1e6, rep[p] + wout[p], fixed + slow[1] + rep[1] + wout[1]
+            }
+        }' "$out/dtc.split"
 }
 
 formats=${MPI_BENCH_FORMATS:-xray callgrind dcfg dcfg_merge dcfg_trace csi csi_cov wet}

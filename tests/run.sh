@@ -12,6 +12,8 @@
 #                (with an ASan build given, there and not in the plain builds)
 # TK_REGEN=1 rewrites the golden files of the CLI cases from the first build.
 # TK_ONLY=PATTERN runs only the cases whose name contains PATTERN.
+# TK_BUILDS_MADE=FILE: the builds are still being made (make check): a build's jobs start once
+# it is made (BUILD/.check-built), and a build not made when FILE appears has failed.
 # Every part of every build is cut into jobs (a unit-test binary, a batch of
 # CLI cases, an integration script, a fuzz replay) that run side by side, up
 # to TK_JOBS at once (default: the number of CPUs + 2, which fills the viewer scripts'
@@ -55,9 +57,10 @@ now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
 # each on a 2-core VM, in that order; the viewer scripts among them start once
 # the first two have ended, after job_viewers_real); the others keep their order.
 slow_first=(record_wet callgrind_inclusive viewers_kcachegrind viewers_html viewers_annotate
-    record_oracle callgrind_truncation record_processes record_system viewers_speedscope
-    dot_render record_wet_bad dcfg_generated callgrind_oracle csi_cov_core dcfg_trace_roundtrip
-    callgrind_tree_oracle callgrind_roundtrip callgrind_annotate_bound viewers_dot)
+    callgrind_truncation viewers_speedscope mpi_xray mpi_dcfg_trace record_oracle
+    record_processes viewers_svg record_system mpi_dcfg_union mpi_alone record_wet_bad
+    dot_render dcfg_generated callgrind_oracle csi_cov_core dcfg_trace_roundtrip mpi_callgrind
+    mpi_each callgrind_tree_oracle callgrind_roundtrip callgrind_annotate_bound viewers_dot)
 
 # ---- the jobs -------------------------------------------------------------
 # A job writes $work/res/ID: "P N" (N passed), "F LABEL" (a failure, its
@@ -71,8 +74,10 @@ build_env() {
     # the *jobs* cases run each command with -j 1, 2, 4 ... and without -j (their loops' 0:
     # as many threads as CPUs, the -j 2 of the list on a 2-core machine); under
     # ThreadSanitizer the -j N runs are the threads' check, and the run without -j (the
-    # default's parse, which the other builds run) is left out
-    case "$1" in *tsan*) export TK_WITHOUT_J= ;; *) unset TK_WITHOUT_J ;; esac
+    # default's parse, which the other builds run) is left out, and so is the -j 1 run (one
+    # thread: nothing for TSan to see), the cases' reference: there the next -j is, its
+    # bytes checked against the golden's of -j 1 (the other builds' -j 1 = -j N)
+    case "$1" in *tsan*) export TK_WITHOUT_J= TK_WITH_J1= ;; *) unset TK_WITHOUT_J TK_WITH_J1 ;; esac
 }
 
 job_unit() { # build name
@@ -204,46 +209,67 @@ run_job() {
 }
 
 # ---- the queue ------------------------------------------------------------
-# One line per job: "BUILD_INDEX PART BUILD ARG FIRST", the longest first:
-# integration scripts, then unit tests and fuzz replays, then the CLI batches.
-queue=()
+# One line per job: "BUILD_INDEX PART BUILD ARG FIRST", the longest first, in four
+# classes, each started before the next: integration scripts (q_integ), a ThreadSanitizer
+# build's CLI batches (q_tsan), unit tests and fuzz replays (q_unit), the CLI batches
+# (q_cli). With TK_BUILDS_MADE=FILE the builds are still being made (make check): a build's
+# jobs are queued once BUILD/.check-built is there (the Makefile's mark of a build made), and
+# a build without it once FILE is (the make has ended) has failed; meanwhile the jobs of the
+# builds made run (the plain build's integration scripts beside the sanitizer builds' compiles).
+q_integ=() q_tsan=() q_unit=() q_cli=()
+made=${TK_BUILDS_MADE:-}
 declare -A build_ok
 for i in "${!builds[@]}"; do
     b=${builds[$i]}
-    if [ -x "$b/tracekit" ]; then build_ok[$b]=1; else build_ok[$b]=0; fi
+    if [ -n "$made" ]; then build_ok[$b]=pending
+    elif [ -x "$b/tracekit" ]; then build_ok[$b]=1; else build_ok[$b]=0; fi
 done
 first_build=${builds[0]}
 asan_build=""
 for b in "${builds[@]}"; do
-    case "$b" in *asan*) [ "${build_ok[$b]}" = 1 ] && [ -d "$b/fuzz" ] && asan_build=$b ;; esac
+    # while the builds are made, an ASan build among them is taken to have its replays (make
+    # check's does; if it fails, the run fails)
+    case "$b" in *asan*) [ "${build_ok[$b]}" != 0 ] && { [ -n "$made" ] || [ -d "$b/fuzz" ]; } &&
+        asan_build=$b ;; esac
 done
-if [ "${TK_INTEGRATION:-1}" != 0 ] && [ "${build_ok[$first_build]}" = 1 ]; then
-    case "$first_build" in
-    *tsan* | *musl*) ;;
-    *)
-        names=()
-        for n in "${slow_first[@]}"; do [ -f "tests/integration/$n.sh" ] && names+=("$n"); done
-        for s in tests/integration/*.sh; do
-            n=$(basename "$s" .sh)
-            [[ " ${names[*]} " == *" $n "* ]] || names+=("$n")
-        done
-        for n in "${names[@]}"; do wanted "$n" && queue+=("0 integration $first_build $n 1"); done
-        [[ " ${queue[*]} " == *" integration $first_build viewers_"* ]] &&
-            queue=("0 viewers_real $first_build - 1" "${queue[@]}")
-        ;;
-    esac
-fi
-for i in "${!builds[@]}"; do
-    b=${builds[$i]}
-    [ "${build_ok[$b]}" = 1 ] || continue
-    threaded_only=0
+find tests/cli -name '*.cmd' | sort >"$work/cases"
+# The unit tests and fuzz replays known to take longest under the sanitizers and musl
+# (CPU seconds on the 2-core VM, in that order) go first among theirs; the others keep
+# their order.
+slow_units=(fuzz_callgrind test_profile_append test_profile_partial test_callgrind test_xray_cut
+    test_json_paths test_dcfg_trace_profile test_dcfg_trace)
+# CLI cases in batches of 20 per build (a case is a few processes), the slowest (*jobs* cases
+# of seconds each under the sanitizers: tests/cli/callgrind/read_jobs 15 s of CPU under TSan
+# on the 2-core VM) first in batches of 2; a ThreadSanitizer build's (its *jobs* cases) all in
+# batches of 2, queued after the integration scripts (at the end of the queue they were its
+# last minute, one batch on one CPU)
+cli_slow=(callgrind/read_jobs xray/convert_json_jobs dcfg_trace/convert_stack_jobs
+    dcfg_trace/convert_bbv_jobs csi/convert_jobs xray/convert_chrome_jobs csi/convert_dot_jobs
+    xray/convert_chrome_jobs_fail)
+
+queue_integration() {
+    local names=() n s
+    for n in "${slow_first[@]}"; do [ -f "tests/integration/$n.sh" ] && names+=("$n"); done
+    for s in tests/integration/*.sh; do
+        n=$(basename "$s" .sh)
+        [[ " ${names[*]} " == *" $n "* ]] || names+=("$n")
+    done
+    for n in "${names[@]}"; do wanted "$n" && q_integ+=("0 integration $first_build $n 1"); done
+    [[ " ${q_integ[*]} " == *" integration $first_build viewers_"* ]] &&
+        q_integ=("0 viewers_real $first_build - 1" "${q_integ[@]}")
+}
+
+queue_build() { # index: the jobs of a build that is made
+    local i=$1 b=${builds[$1]} threaded_only=0 replays=1 src x name units=() slow=() u n f per c l
+    if [ $i = 0 ] && [ "${TK_INTEGRATION:-1}" != 0 ]; then
+        case "$b" in *tsan* | *musl*) ;; *) queue_integration ;; esac
+    fi
     # a ThreadSanitizer build runs the tests of the threaded code only: the
     # thread pool, parallel bzip2, parallel DCFG-Trace decoding
     case "$b" in *tsan*) threaded_only=1 ;; esac
-    [ $i = 0 ] && [ -z "${TK_REGEN:-}" ] && wanted conventions && queue+=("$i conventions $b - 1")
+    [ $i = 0 ] && [ -z "${TK_REGEN:-}" ] && wanted conventions && q_unit+=("$i conventions $b - 1")
     # the fuzz replays of a plain build are those of an ASan build run beside it (the same
     # inputs through the same harnesses, with the sanitizers' checks besides): they run there
-    replays=1
     case "$b" in *asan* | *tsan* | *musl*) ;; *) [ -n "$asan_build" ] && replays=0 ;; esac
     if [ $threaded_only = 0 ] && [ $replays = 1 ] && [ -d "$b/fuzz" ]; then
         for src in fuzz/fuzz_*.c; do
@@ -252,67 +278,84 @@ for i in "${!builds[@]}"; do
             # (compare_paths) run both in the ASan build: not again in the musl build,
             # which builds the replays of the others only (Makefile: MUSL_REPLAY_BIN)
             case "$b" in *musl*) [ -n "$asan_build" ] && grep -qw compare_paths "$src" && continue ;; esac
-            wanted "fuzz_$x" && queue+=("$i fuzz $b $x 0")
+            wanted "fuzz_$x" && units+=("fuzz_$x|$i fuzz $b $x 0")
         done
     fi
     for src in tests/unit/test_*.c; do
         name=$(basename "$src" .c)
         wanted "$name" || continue
         [ $threaded_only = 0 ] || case "$name" in test_threadpool | test_bz2_parallel | test_dcfg_trace | test_dcfg_trace_steps) ;; *) continue ;; esac
-        queue+=("$i unit $b $name 0")
+        units+=("$name|$i unit $b $name 0")
     done
-done
-# CLI cases in batches of 20 per build (a case is a few processes); a ThreadSanitizer
-# build's (its *jobs* cases, seconds each: tests/cli/callgrind/read_jobs 11 s on the 2-core
-# VM) in batches of 2, the slowest first, queued after the integration scripts (at the end
-# of the queue they were its last minute, one batch on one CPU)
-find tests/cli -name '*.cmd' | sort >"$work/cases"
-tsan_slow=(callgrind/read_jobs xray/convert_json_jobs csi/convert_jobs csi/convert_dot_jobs
-    dcfg_trace/convert_stack_jobs dcfg_trace/convert_bbv_jobs xray/convert_chrome_jobs)
-early=()
-for i in "${!builds[@]}"; do
-    b=${builds[$i]}
-    [ "${build_ok[$b]}" = 1 ] || continue
+    for n in "${slow_units[@]}"; do
+        for u in "${units[@]}"; do [ "${u%%|*}" = "$n" ] && slow+=("${u#*|}"); done
+    done
+    for u in "${units[@]}"; do
+        [[ " ${slow_units[*]} " == *" ${u%%|*} "* ]] || slow+=("${u#*|}")
+    done
+    q_unit+=("${slow[@]}")
     f=0; [ $i = 0 ] && f=1
-    [ -n "${TK_REGEN:-}" ] && [ $f = 0 ] && continue
+    [ -n "${TK_REGEN:-}" ] && [ $f = 0 ] && return
+    # the slowest cases first, in batches of 2 (the batches of 20 after them)
+    : >"$work/slow.$i"
+    for n in "${cli_slow[@]}"; do
+        [ -f "tests/cli/$n.cmd" ] && wanted "$n" && echo "tests/cli/$n.cmd" >>"$work/slow.$i"
+    done
     : >"$work/cases.$i"
     per=20
-    case "$b" in
-    *tsan*)
-        per=2
-        for n in "${tsan_slow[@]}"; do
-            [ -f "tests/cli/$n.cmd" ] && wanted "$n" && echo "tests/cli/$n.cmd" >>"$work/cases.$i"
-        done
-        ;;
-    esac
+    case "$b" in *tsan*) per=2 ;; esac
     while IFS= read -r c; do
         name=${c%.cmd}; name=${name#tests/cli/}
         wanted "$name" || continue
-        case "$b" in *tsan*) case "$name" in *jobs*) ;; *) continue ;; esac
-            [[ " ${tsan_slow[*]} " == *" $name "* ]] && continue ;; esac
+        case "$b" in *tsan*) case "$name" in *jobs*) ;; *) continue ;; esac ;; esac
+        [[ " ${cli_slow[*]} " == *" $name "* ]] && continue
         echo "$c" >>"$work/cases.$i"
     done <"$work/cases"
-    split -l $per -d -a 3 "$work/cases.$i" "$work/batch.$i."
-    for l in "$work/batch.$i."*; do
-        [ -s "$l" ] || continue
-        case "$b" in *tsan*) early+=("$i cli $b $l $f") ;; *) queue+=("$i cli $b $l $f") ;; esac
-    done
-done
-# the ThreadSanitizer batches after the integration scripts, before the unit tests
-if [ ${#early[@]} -gt 0 ]; then
-    k=0
-    while [ $k -lt ${#queue[@]} ] && [[ ${queue[$k]} == *" integration "* || ${queue[$k]} == *" viewers_real "* ]]; do
-        k=$((k + 1))
-    done
-    queue=("${queue[@]:0:$k}" "${early[@]}" "${queue[@]:$k}")
-fi
+    split -l 2 -d -a 3 "$work/slow.$i" "$work/batch.$i.s"
+    split -l $per -d -a 3 "$work/cases.$i" "$work/batch.$i.t"
+    local first=() rest=()
+    for l in "$work/batch.$i.s"*; do [ -s "$l" ] && first+=("$i cli $b $l $f"); done
+    for l in "$work/batch.$i.t"*; do [ -s "$l" ] && rest+=("$i cli $b $l $f"); done
+    # the ThreadSanitizer batches after the integration scripts, before the unit tests; the
+    # slowest of a build before the CLI batches queued so far
+    case "$b" in
+    *tsan*) q_tsan+=("${first[@]}" "${rest[@]}") ;;
+    *) q_cli=("${first[@]}" "${q_cli[@]}" "${rest[@]}") ;;
+    esac
+}
 
 # ---- run them -------------------------------------------------------------
+queued=() # per build: its jobs are queued (1), or it failed (0)
+poll_builds() { # queue the jobs of the builds made since; 1 while some are still being made
+    local i b busy=0
+    for i in "${!builds[@]}"; do
+        [ -n "${queued[$i]:-}" ] && continue
+        b=${builds[$i]}
+        if [ -n "$made" ]; then
+            if [ -e "$b/.check-built" ] && [ -x "$b/tracekit" ]; then build_ok[$b]=1
+            elif [ -e "$made" ]; then build_ok[$b]=0
+            else busy=1; continue; fi
+        fi
+        queued[$i]=${build_ok[$b]}
+        [ "${build_ok[$b]}" = 1 ] && queue_build "$i"
+    done
+    return $busy
+}
 exec 9>"$work/viewers.lock"
-[[ " ${queue[*]} " == *" viewers_real "* ]] && flock 9 # until job_viewers_real is done
+locked=0
 n=0
-for q in "${queue[@]}"; do
+while :; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    poll_builds; busy=$?
+    if [ $locked = 0 ] && [[ " ${q_integ[*]} " == *" viewers_real "* ]]; then
+        flock 9; locked=1 # until job_viewers_real is done
+    fi
+    if [ ${#q_integ[@]} -gt 0 ]; then q=${q_integ[0]}; q_integ=("${q_integ[@]:1}")
+    elif [ ${#q_tsan[@]} -gt 0 ]; then q=${q_tsan[0]}; q_tsan=("${q_tsan[@]:1}")
+    elif [ ${#q_unit[@]} -gt 0 ]; then q=${q_unit[0]}; q_unit=("${q_unit[@]:1}")
+    elif [ ${#q_cli[@]} -gt 0 ]; then q=${q_cli[0]}; q_cli=("${q_cli[@]:1}")
+    elif [ $busy = 1 ]; then sleep 0.5; continue # until a build is made
+    else break; fi
     read -r bi part b arg f <<<"$q"
     echo "$bi $part" >"$work/res/$n.job"
     run_job "$n" "$part" "$b" "$arg" "$f" &

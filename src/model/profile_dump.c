@@ -71,15 +71,20 @@ static void put_str(FILE *out, const tk_profile *p, uint32_t id)
     const char *s = tk_profile_str(p, id);
     size_t n = tk_profile_str_len(p, id);
     fputc('"', out);
+    size_t run = 0; /* s[run, i): plain characters not yet written, one fwrite for them all
+                     * (a call per character locked the stream each time: most of the CPU of
+                     * a profile's dump) */
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (c != '"' && c != '\\' && c >= 0x20 && c != 0x7f) continue;
+        if (i > run) fwrite(s + run, 1, i - run, out);
+        run = i + 1;
         if (c == '"' || c == '\\')
             fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(out, "\\x%02x", c);
         else
-            fputc(c, out);
+            fprintf(out, "\\x%02x", c);
     }
+    if (n > run) fwrite(s + run, 1, n - run, out);
     fputc('"', out);
 }
 

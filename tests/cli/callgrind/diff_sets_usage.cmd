@@ -11,4 +11,4 @@ tracekit diff $D/demo-every.out $D/demo-every.out.1 $D/demo-every.out
 echo "exit $?"
 tracekit diff --vs=x $D/demo-every.out $D/demo-every.out.1
 echo "exit $?"
-tracekit diff -n 1 $D/demo-every.out $D/demo-every.out.1 --vs -- $D/demo-every.out | head -2
+tracekit diff -n 1 $D/demo-every.out $D/demo-every.out.1 --vs -- $D/demo-every.out | sed -n 1,2p
