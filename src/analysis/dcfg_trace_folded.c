@@ -25,7 +25,12 @@
  * each as the enter that made it (a path is entered at one depth only, and its first enter in
  * the stretch made it, so the first node that fails is the serial run's first enter that
  * fails), adds the weights (wrapping, as tk_export_folded's sums), adds frame 0's callees'
- * time to its frame and pushes the open frames. */
+ * time to its frame and pushes the open frames. Outside a stretch, once an edge kept as an op
+ * went to a block of a function F (F's frame then the true stack's top), the edges from F's
+ * blocks that jump within F or call (and the stretches of those calls whose return comes back
+ * to F) need nothing below F's frame: they are taken here as a flat run (flat_edge,
+ * local_return), kept as one OP_FLAT that the replay grafts at F's path, its callees' time
+ * added to F's frame. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
