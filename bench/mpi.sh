@@ -14,8 +14,16 @@
 #              partials, the union of their graphs)
 #   DCFG-Trace report, convert --to bbv and --to folded of one generated trace
 #              (tests/gen/dcfg_trace_gen.c), split by chunks
+#   CSI        check and report of the path-tracing metadata of 8 real programs (gzip, bzip2,
+#              xz, sort, grep, sed, mawk, diff: each run under `tracekit record`, its DCFG
+#              converted --to csi; 95-200 KB, 297-565 functions), copied 32 times, each input
+#              on its own rank, the outputs printed in rank order; against tracekit's bytes
+#   CSI coverage (csi_cov) check of statement coverage metadata (.debug_BBC,
+#              bench/csi_cov_gen.py) of as many functions as each of those programs, the same
+#   WET        check of 256 generated traces (tests/gen/wet_gen.c, 4-9 MB): on rank 0 alone
+#              (docs/mpi.md, "WET"), so each rank's line and no model
 # The inputs are cached in MPI_BENCH_DIR (default /tmp/tracekit-bench-mpi); MPI_BENCH_FORMATS
-# picks some of "xray callgrind dcfg dcfg_merge dcfg_trace" (default all).
+# picks some of "xray callgrind dcfg dcfg_merge dcfg_trace csi csi_cov wet" (default all).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 TRACEKIT=${TRACEKIT:-build/tracekit}
@@ -82,6 +90,98 @@ dcfg_inputs() {
             --edges-per-thread $((15000 + k * 41)) --executed-only \
             --dcfg "$d/all/$(printf '%03d' $k).dcfg.json" || return 1
     done
+}
+
+# csi_inputs: the path-tracing metadata (.debug_PT) of 8 real programs, each run under
+# `tracekit record` and its DCFG written as csi-cc would write the routines it ran (`convert --to
+# csi`, docs/formats/csi.md, "DCFG -> CSI bridge"), copied 32 times
+CSI_PROGS="gzip bzip2 xz sort grep sed mawk diff"
+csi_inputs() {
+    local d=$dir/csi k=0
+    [ -s "$d/all/255-diff.PT" ] && return 0
+    command -v valgrind >/dev/null || return 1
+    mkdir -p "$d"
+    head -c 300000 /dev/urandom | base64 >"$d/in.txt"
+    sort -R "$d/in.txt" >"$d/in2.txt" 2>/dev/null || cp "$d/in.txt" "$d/in2.txt"
+    for p in $CSI_PROGS; do
+        k=$((k + 1))
+        [ -s "$d/$p.PT" ] && continue
+        command -v "$p" >/dev/null || return 1
+        local args
+        case $p in
+        gzip | bzip2 | xz) args=(-c "$d/in.txt") ;;
+        sort) args=("$d/in.txt") ;;
+        grep) args=(-c -E '[A-F][0-9]+x' "$d/in.txt") ;;
+        sed) args=(-e 's/[0-9]\+/N/g' "$d/in.txt") ;;
+        mawk) args=('{ n[substr($0, 1, 2)]++ } END { for (k in n) print k, n[k] }' "$d/in.txt") ;;
+        diff) args=("$d/in.txt" "$d/in2.txt") ;;
+        esac
+        "$TRACEKIT" record -q -f -o "$d/$p" -- "$p" "${args[@]}" >/dev/null 2>&1
+        [ -s "$d/$p.dcfg.json" ] || return 1
+        "$TRACEKIT" convert --to csi -f -o "$d/$p.PT" "$d/$p.dcfg.json" 2>/dev/null || return 1
+    done
+    local made=()
+    for p in $CSI_PROGS; do made+=("$d/$p.PT"); done
+    copies "$d" "${made[@]}"
+}
+
+# csi_cov_inputs: statement coverage metadata (.debug_BBC, bench/csi_cov_gen.py) of as many
+# functions as each of the 8 programs' path-tracing metadata has, copied 32 times
+csi_cov_inputs() {
+    local d=$dir/csi_cov
+    [ -s "$d/all/255-diff.BBC" ] && return 0
+    csi_inputs || return 1
+    command -v python3 >/dev/null || return 1
+    mkdir -p "$d"
+    for p in $CSI_PROGS; do
+        local n
+        n=$(grep -c '^#$' "$dir/csi/$p.PT")
+        python3 bench/csi_cov_gen.py "$n" bbc >"$d/$p.BBC" || return 1
+    done
+    local made=()
+    for p in $CSI_PROGS; do made+=("$d/$p.BBC"); done
+    copies "$d" "${made[@]}"
+}
+
+# wet_inputs: 256 WET traces (comprehensive form) of tests/gen/wet_gen.c, each of a run of its
+# own (seed K, 5,000 + 20 K iterations: 4 to 9 MB, as `tracekit record --wet` of /bin/true
+# makes 7 MB)
+wet_inputs() {
+    local d=$dir/wet
+    [ -s "$d/all/255.wet" ] && return 0
+    rm -rf "$d/all" && mkdir -p "$d/all"
+    cc -std=c11 -O2 -D_GNU_SOURCE -o "$d/gen" tests/gen/wet_gen.c || return 1
+    for k in $(seq 0 255); do
+        "$d/gen" --seed $((k + 1)) --iterations $((5000 + k * 20)) \
+            -o "$d/all/$(printf '%03d' $k).wet" >/dev/null || return 1
+    done
+}
+
+# same_bytes NAME INPUTS-DIR ARGS...: tracekit's output (-j 1) of every input, against
+# tracekit-mpi's on 1 and 2 ranks
+same_bytes() {
+    local name=$1 d=$2
+    shift 2
+    [ "$(ls "$d/all" 2>/dev/null | wc -l)" -eq 256 ] || return 0
+    local files=("$d"/all/*)
+    "$TRACEKIT" "$@" -j 1 "${files[@]}" >"$out/$name.one" 2>&1
+    for np in 1 2; do
+        TRACEKIT_MPI_TIMES=0 mpirun --oversubscribe --allow-run-as-root -np $np "$TKMPI" "$@" \
+            -j 1 "${files[@]}" >"$out/$name.mpi" 2>&1
+        if cmp -s "$out/$name.one" "$out/$name.mpi"; then
+            echo "bench mpi $name -np $np: the bytes of tracekit ($(wc -l <"$out/$name.one") lines)"
+        else
+            echo "bench mpi $name -np $np: not the bytes of tracekit"
+        fi
+    done
+}
+
+# alone NAME: a command that runs on rank 0 alone, each rank's line (no model: more ranks do
+# not share its work)
+alone() {
+    awk -v n="$1" 'FNR == 1 { np++ }
+        { printf "bench mpi %s -np %d: rank %d: %d inputs read in %.2f s, reductions %.2f s, total %.2f s, CPU %.2f s, peak %.1f MB\n", n, np, $1, $2, $3, $4, $5, $7, $6 }' \
+        "$out/$1.1" "$out/$1.2"
 }
 
 # run NAME NP ARGS...: tracekit-mpi on NP ranks, one thread each; its ranks' lines in
@@ -216,7 +316,7 @@ dcfg_trace_bench() {
     done
 }
 
-formats=${MPI_BENCH_FORMATS:-xray callgrind dcfg dcfg_merge dcfg_trace}
+formats=${MPI_BENCH_FORMATS:-xray callgrind dcfg dcfg_merge dcfg_trace csi csi_cov wet}
 for f in $formats; do
     case $f in
     xray) bench_format xray xray_inputs report --format json -j 1 ;;
@@ -225,5 +325,25 @@ for f in $formats; do
     dcfg) bench_format dcfg dcfg_inputs check ;;
     dcfg_merge) bench_format dcfg_merge dcfg_inputs merge -j 1 ;;
     dcfg_trace) dcfg_trace_bench ;;
+    # CSI and CSI coverage: check and report treat each input on its own, each rank its own
+    # (docs/mpi.md, "What runs on many ranks"); the outputs printed by rank 0 in rank order
+    csi)
+        bench_format csi csi_inputs check -j 1 && same_bytes csi "$dir/csi" check
+        bench_format csi_report csi_inputs report -j 1 && same_bytes csi_report "$dir/csi" report
+        ;;
+    csi_cov) bench_format csi_cov csi_cov_inputs check -j 1 && same_bytes csi_cov "$dir/csi_cov" check ;;
+    # WET: every command runs on rank 0 alone (docs/mpi.md, "WET"), check of many traces too
+    wet)
+        if wet_inputs; then
+            files=("$dir/wet"/all/*)
+            echo "bench mpi wet: ${#files[@]} inputs, $(($(cat "${files[@]}" | wc -c) / 1000000)) MB; check runs on rank 0 alone"
+            run wet 1 check -j 1 "${files[@]}"
+            run wet 2 check -j 1 "${files[@]}"
+            alone wet
+            same_bytes wet "$dir/wet" check
+        else
+            echo "bench mpi wet: inputs could not be made, skipped"
+        fi
+        ;;
     esac
 done

@@ -32,9 +32,17 @@ int cli_wet_check(cli_ctx *ctx, const cli_args *a)
         tk_error err;
         tk_error_clear(&err);
         tk_deps *d = NULL;
-        tk_status st = tk_wet_read(&d, ctx->inputs[i], &diag, &err);
+        tk_input *in;
+        int reopened = !ctx->inputs[i]; /* closed by the dispatcher (cli_format_ops.lazy) */
+        int orc = cli_input_at(ctx, i, &in);
+        if (orc != CLI_EXIT_OK) {
+            rc = orc;
+            continue;
+        }
+        tk_status st = tk_wet_read(&d, in, &diag, &err);
         if (st != TK_OK && st != TK_ERR_CHECK) tk_diag_error(&diag, &err);
         if (cli_diag_summary(&diag, ctx->paths[i]) != 0) rc = CLI_EXIT_BAD_INPUT;
+        cli_input_close_reopened(ctx, i, reopened);
         if (i < 2)
             models[i] = d;
         else

@@ -3,6 +3,8 @@
 
 const cli_format_ops cli_wet_ops = {
     .format = "wet",
+    /* check opens each FILE when it reads it: of many traces, those waiting hold no memory */
+    .lazy = 1u << CLI_CHECK,
     .opts = {[CLI_REPORT] = cli_wet_report_opts,
              [CLI_ANNOTATE] = cli_wet_annotate_opts,
              [CLI_CONVERT] = cli_wet_convert_opts},
