@@ -3,7 +3,9 @@
  *
  * A range of a thread's chunks starts on a call stack it does not know. Its partial is a
  * sequence of ops: the edges taken while no frame that a call inside the range opened is on
- * the stack, kept to be taken again on the true stack, and for each stretch from such a call
+ * the stack, kept to be taken again on the true stack (but for runs of edges that stay in the
+ * function an edge kept so went to, whose frame is then the true stack's top: those are kept
+ * as the paths they made under that frame's), and for each stretch from such a call
  * to the return that closes its frame, the call paths it made relative to that frame (a trie
  * fragment in the order its paths first appeared, each path's self instructions), what its
  * frame's callees took, and the frames still open above it when the stretch or the range

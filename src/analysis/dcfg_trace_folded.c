@@ -25,7 +25,12 @@
  * each as the enter that made it (a path is entered at one depth only, and its first enter in
  * the stretch made it, so the first node that fails is the serial run's first enter that
  * fails), adds the weights (wrapping, as tk_export_folded's sums), adds frame 0's callees'
- * time to its frame and pushes the open frames. */
+ * time to its frame and pushes the open frames. Outside a stretch, once an edge kept as an op
+ * went to a block of a function F (F's frame then the true stack's top), the edges from F's
+ * blocks that jump within F or call (and the stretches of those calls whose return comes back
+ * to F) need nothing below F's frame: they are taken here as a flat run (flat_edge,
+ * local_return), kept as one OP_FLAT that the replay grafts at F's path, its callees' time
+ * added to F's frame. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,7 +72,10 @@ typedef struct fframe {
 enum { WHY_OK, WHY_EDGE, WHY_INSTRS, WHY_DEPTH, WHY_FUNC, WHY_PATHS, WHY_THREAD, WHY_NOMEM };
 #define WHY_COUNT 8
 
-enum { OP_CHUNK = 1, OP_EDGE, OP_STRETCH, OP_ERROR, OP_DECODE_ERROR };
+enum { OP_CHUNK = 1, OP_EDGE, OP_STRETCH, OP_ERROR, OP_DECODE_ERROR, OP_FLAT };
+
+/* Which frames of the local stack a stretch carries. */
+enum { FRAMES_NONE, FRAMES_ABOVE, FRAMES_ALL };
 
 typedef struct fold_run {
     const tk_dcfg_trace *t;
@@ -87,8 +95,15 @@ typedef struct fold_run {
     int why;
     uint64_t what; /* WHY_EDGE: the edge id; WHY_FUNC: the function id */
     unsigned threads;
-    /* a range: in_l, in a stretch (on stack and local) */
-    int split, in_l;
+    /* a range: in_l, in a stretch (on stack and local); in_flat, in a flat run (flat_edge:
+     * local's root stands for the top frame's path, F's, not for a caller of stack's frame 0);
+     * l_local, in a stretch a flat run's call opened (its frame 0 not on the true stack);
+     * top, the function (tk_dt_stack_fn) of the true stack's top frame as the last edge kept
+     * as an op left it (TK_CFG_NONE: not known); flat_child, the durations of the local
+     * stack's frames 0 closed in the flat run (F's closed callees) */
+    int split, in_l, in_flat, l_local;
+    uint32_t top;
+    uint64_t flat_child;
     tk_bytes_out *out;
     trie local;
 } fold_run;
@@ -189,7 +204,10 @@ static void close_frame(fold_run *r, size_t i)
     const fframe *f = &r->fr[i];
     uint64_t d = r->time >= f->start ? r->time - f->start : 0;
     r->tr->nodes[f->node].w += d > f->child ? d - f->child : 0;
-    if (i > 0) r->fr[i - 1].child += d;
+    if (i > 0)
+        r->fr[i - 1].child += d;
+    else
+        r->flat_child += d; /* a flat run's call closed: F's callee (else unused) */
 }
 
 /* A frame of function fn (a block index) opens at depth d: tk_callstacks_feed's enter. */
@@ -264,13 +282,16 @@ static void at_chunk(fold_run *r, size_t chunk)
 
 /* ---- a range ----------------------------------------------------------------------------- */
 
-/* The stretch so far as OP_STRETCH (with frames: the frames open above its frame 0), then
- * left: its stack and its trie emptied. */
+/* The stretch or the flat run so far as OP_STRETCH or OP_FLAT (FRAMES_ABOVE: the frames open
+ * above its frame 0, which the call kept as an op opens; FRAMES_ALL: every frame of the local
+ * stack, frame 0 too, opened by a flat run's call), then left: its stack and its trie
+ * emptied. */
 static void put_stretch(fold_run *r, int frames)
 {
     tk_bytes_out *b = r->out;
     const trie *tr = &r->local;
-    tk_bytes_put_u64(b, OP_STRETCH);
+    int flat = r->in_flat || r->l_local;
+    tk_bytes_put_u64(b, flat ? OP_FLAT : OP_STRETCH);
     tk_bytes_put_u64(b, r->time);
     tk_bytes_put_u64(b, r->cur_chunk);
     tk_bytes_put_u64(b, tr->n - 1);
@@ -279,10 +300,12 @@ static void put_stretch(fold_run *r, int frames)
         tk_bytes_put_u64(b, tr->nodes[k].func);
         tk_bytes_put_u64(b, tr->nodes[k].w);
     }
-    tk_bytes_put_u64(b, r->stack.depth ? r->fr[0].child : 0);
-    size_t n = frames && r->stack.depth ? r->stack.depth - 1 : 0;
+    /* the callees' time of the true stack's top frame: F's, or the stretch's frame 0's */
+    tk_bytes_put_u64(b, flat ? r->flat_child : r->stack.depth ? r->fr[0].child : 0);
+    size_t first = frames == FRAMES_ALL ? 0 : 1;
+    size_t n = frames != FRAMES_NONE && r->stack.depth >= first ? r->stack.depth - first : 0;
     tk_bytes_put_u64(b, n);
-    for (size_t d = 1; d <= n; d++) {
+    for (size_t d = first; d < first + n; d++) {
         const dt_stack_frame *f = &r->stack.frames[d];
         tk_bytes_put_u64(b, f->fn);
         tk_bytes_put_u64(b, (uint64_t)f->called);
@@ -293,21 +316,78 @@ static void put_stretch(fold_run *r, int frames)
     dt_step end = {0, 0, 0, 0};
     tk_dt_stack_apply(&r->stack, &end);
     trie_reset(&r->local);
-    r->in_l = 0;
+    r->in_l = r->in_flat = r->l_local = 0;
+    r->flat_child = 0;
 }
 
+/* A chunk's start: its time (an op outside stretches and flat runs, which carry their end's
+ * time and chunk). */
 static void split_at_chunk(fold_run *r, size_t chunk)
 {
-    if (r->split && !r->in_l && chunk != r->cur_chunk) {
+    if (r->split && !r->in_l && !r->in_flat && chunk != r->cur_chunk) {
         tk_bytes_put_u64(r->out, OP_CHUNK);
         tk_bytes_put_u64(r->out, chunk);
     }
     at_chunk(r, chunk);
 }
 
+/* Outside a stretch, with the true stack's top function F known (r->top: the last edge kept
+ * as an op went to a block of F, and tk_dt_stack_edge leaves the target's function on top),
+ * an edge from a block of F that the replay would take without looking below F's frame: its
+ * source block is F's top frame's (tk_dt_stack_at_block keeps the stack) and counts its
+ * instructions, then
+ * - a jump or fall-through to a block of F keeps the stack too (the reconcile finds F on
+ *   top): no frame opens or closes, so no event and no weight; only the time moves on, which
+ *   F's self time at its close (on the true stack) takes from the flat run's end;
+ * - a call opens a frame whose path is known here (a callee of F's path): the stretch it
+ *   starts is taken here (l_local, its frame 0 the call's, local's root F's path), and the
+ *   return that closes it, if it goes back to a block of F, closes it here too
+ *   (local_return), its duration one of F's closed callees' (flat_child).
+ * Such edges and stretches are kept as one OP_FLAT: the paths made under F's in the order they
+ * were first entered, with their self times, F's callees' time, the time and chunk after them
+ * and, when the range ends inside such a call, every frame from the call's up. Returns 1
+ * when e was taken so (r->why set at an error), 0 when it must be kept as an op. */
+static int flat_edge(fold_run *r, const tk_cfg_edge *ed, tk_edge_kind k)
+{
+    const tk_cfg_process *p = r->p;
+    uint64_t time;
+    if (r->top == TK_CFG_NONE || !cfg_is_block(p, ed->src) || !cfg_is_block(p, ed->tgt) ||
+        tk_edge_kind_is_any_return(k) || tk_dt_stack_fn(p, ed->src) != r->top ||
+        tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &time))
+        return 0;
+    int call = tk_edge_kind_is_any_call(k);
+    if (!call && tk_dt_stack_fn(p, ed->tgt) != r->top) return 0;
+    r->in_flat = 1;
+    r->time = time;
+    if (!call) return 1;
+    /* tk_dt_stack_edge's call on the local stack: frame 0 under local's root, F's path */
+    dt_step open = {0, 1, 1, tk_dt_stack_fn(p, ed->tgt)};
+    r->in_l = r->l_local = 1;
+    take_step(r, &open);
+    return 1;
+}
+
+/* In a stretch that flat_edge started, the return ed that closes its frame 0, back to a block
+ * of F: the replay's take_edge would take the step before the source block on the stack above
+ * F (its top chain's base is frame 0), count the block, then close the frames down to F's
+ * (the return's keep is frame 0's depth; the reconcile finds F on top): so the same here,
+ * every local frame closing (frame 0's duration to flat_child), the flat run going on.
+ * Returns 0, or 1 to stop. */
+static int local_return(fold_run *r, const tk_cfg_edge *ed, uint64_t after)
+{
+    dt_step step;
+    tk_dt_stack_at_block(&r->stack, ed->src, &step);
+    if ((step.open || step.keep < r->stack.depth) && take_step(r, &step)) return 1;
+    r->time = after;
+    dt_step close = {0, 0, 0, 0};
+    if (take_step(r, &close)) return 1;
+    r->in_l = r->l_local = 0;
+    return 0;
+}
+
 /* Edge e in a range: in a stretch taken on its stack, but for the return that closes its
- * frame 0; else an op (and its source block's instructions counted), a call opening a
- * stretch. Returns 0, or 1 to stop. */
+ * frame 0 (unless local_return takes it); else an op (and its source block's instructions
+ * counted), a call opening a stretch, unless flat_edge takes it. Returns 0, or 1 to stop. */
 static int split_edge(fold_run *r, uint32_t e)
 {
     const tk_cfg_process *p = r->p;
@@ -318,8 +398,15 @@ static int split_edge(fold_run *r, uint32_t e)
     tk_edge_kind k = tk_cfg_stored_edge_kind(r->cfg, ed);
     if (r->in_l) {
         if (!(tk_edge_kind_is_any_return(k) && from_block)) return take_edge(r, e);
-        put_stretch(r, 1);
+        uint64_t after;
+        if (r->l_local && to_block && tk_dt_stack_fn(p, ed->tgt) == r->top &&
+            !tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &after))
+            return local_return(r, ed, after);
+        put_stretch(r, r->l_local ? FRAMES_ALL : FRAMES_ABOVE);
     }
+    if (flat_edge(r, ed, k)) return r->why != WHY_OK;
+    if (r->in_flat) put_stretch(r, FRAMES_NONE);
+    r->top = to_block ? tk_dt_stack_fn(p, ed->tgt) : TK_CFG_NONE;
     tk_bytes_put_u64(r->out, OP_EDGE);
     tk_bytes_put_u64(r->out, e);
     if (from_block && tk_add_u64(r->time, p->blocks[ed->src].num_instrs, &r->time))
@@ -394,18 +481,20 @@ static tk_status range_ops(fold_run *r, const dt_process *P, size_t chunk_begin,
     tk_status st = tk_dt_decode_looked_up(r->t, &o, &lk, on_chunk, on_edges, r, &derr);
     if (r->why == WHY_NOMEM) return TK_ERR_NOMEM;
     if (r->why != WHY_OK) {
-        if (r->in_l) put_stretch(r, 0);
+        if (r->in_l || r->in_flat) put_stretch(r, FRAMES_NONE);
         tk_bytes_put_u64(r->out, OP_ERROR);
         tk_bytes_put_u64(r->out, (uint64_t)r->why);
         tk_bytes_put_u64(r->out, r->what);
         tk_bytes_put_u64(r->out, r->cur_chunk);
     } else if (st != TK_OK && st != TK_END) {
         if (st == TK_ERR_NOMEM) return st;
-        if (r->in_l) put_stretch(r, 0);
+        if (r->in_l || r->in_flat) put_stretch(r, FRAMES_NONE);
         tk_bytes_put_u64(r->out, OP_DECODE_ERROR);
         tk_bytes_put(r->out, &derr, sizeof derr);
     } else if (r->in_l && st == TK_OK) {
-        put_stretch(r, 1);
+        put_stretch(r, r->l_local ? FRAMES_ALL : FRAMES_ABOVE);
+    } else if (r->in_flat && st == TK_OK) {
+        put_stretch(r, FRAMES_NONE);
     }
     return TK_OK;
 }
@@ -438,6 +527,7 @@ tk_status tk_dcfg_trace_folded_range(const tk_dcfg_trace *t, const tk_cfg *cfg, 
     r.tr = &r.local;
     r.threads = opt ? opt->threads : 0;
     r.cur_chunk = SIZE_MAX;
+    r.top = TK_CFG_NONE;
     tk_status st = TK_ERR_NOMEM;
     if (trie_init(&r.local) == 0 && tk_dt_stack_begin(&r.stack, cfg, r.p) == TK_OK)
         st = range_ops(&r, P, chunk_begin, chunk_end);
@@ -462,11 +552,14 @@ static int get_below(tk_bytes_in *in, uint64_t max, uint64_t *v, const char *wha
 }
 
 /* The nodes of an OP_STRETCH grafted at the path of its frame 0's caller (frame 0 the true
- * stack's top), each checked as the enter that made it; map[k]: node k's on the true trie. */
-static int graft_nodes(fold_run *r, tk_bytes_in *in, uint32_t *map, uint32_t *ldepth, uint32_t n)
+ * stack's top), of an OP_FLAT at the path of the true stack's top frame (F's), each checked as
+ * the enter that made it; map[k]: node k's on the true trie. */
+static int graft_nodes(fold_run *r, tk_bytes_in *in, uint32_t *map, uint32_t *ldepth, uint32_t n,
+                       int flat)
 {
-    size_t d = r->stack.depth; /* frame 0's */
-    map[0] = d >= 2 ? r->fr[d - 2].node : r->root;
+    /* the depth of the root's path: its nodes at local depth L are frames cd + L - 1 */
+    size_t d = r->stack.depth, cd = flat ? d : d - 1;
+    map[0] = flat ? r->fr[d - 1].node : d >= 2 ? r->fr[d - 2].node : r->root;
     ldepth[0] = 0;
     for (uint32_t k = 1; k <= n; k++) {
         uint64_t parent, func, w;
@@ -475,7 +568,7 @@ static int graft_nodes(fold_run *r, tk_bytes_in *in, uint32_t *map, uint32_t *ld
             return -1;
         ldepth[k] = ldepth[parent] + 1;
         /* tk_callstacks_push: the stack full at TK_STACK_MAX_DEPTH, then the function id */
-        if (d - 1 + ldepth[k] > TK_STACK_MAX_DEPTH) return stop(r, WHY_DEPTH, 0);
+        if (cd + ldepth[k] > TK_STACK_MAX_DEPTH) return stop(r, WHY_DEPTH, 0);
         if (func > UINT32_MAX >> 1) return stop(r, WHY_FUNC, func);
         int why = trie_child(r->tr, map[parent], func, 0, &map[k]);
         if (why != WHY_OK) return stop(r, why, 0);
@@ -510,9 +603,10 @@ static int push_frames(fold_run *r, tk_bytes_in *in, const uint32_t *map, uint32
     return 0;
 }
 
-/* OP_STRETCH: its nodes grafted, its frame 0's callees' time added, its frames pushed.
- * Returns 0 (r->why set when a node failed), -1 at bytes that are not such ops. */
-static int replay_stretch(fold_run *r, tk_bytes_in *in)
+/* OP_STRETCH, OP_FLAT (flat): its nodes grafted, the callees' time of its frame 0 or of F
+ * (the true stack's top frame either way) added, its frames pushed. Returns 0 (r->why set
+ * when a node failed), -1 at bytes that are not such ops. */
+static int replay_stretch(fold_run *r, tk_bytes_in *in, int flat)
 {
     uint64_t time, chunk, child;
     uint32_t n;
@@ -522,7 +616,7 @@ static int replay_stretch(fold_run *r, tk_bytes_in *in)
     if (r->stack.depth == 0) return tk_bytes_fail(in, "a stretch without its call");
     uint32_t *map = tk_malloc(((size_t)n + 1) * sizeof *map);
     uint32_t *ldepth = tk_malloc(((size_t)n + 1) * sizeof *ldepth);
-    int rc = map && ldepth ? graft_nodes(r, in, map, ldepth, n) : tk_bytes_nomem(in);
+    int rc = map && ldepth ? graft_nodes(r, in, map, ldepth, n, flat) : tk_bytes_nomem(in);
     if (rc == 0 && r->why == WHY_OK) {
         if (tk_bytes_get_u64(in, &child, "a time")) {
             rc = -1;
@@ -566,8 +660,8 @@ static int replay_ops(fold_run *r, tk_bytes_in *in, tk_error *derr, int *decode)
             if (get_below(in, r->p->nedges, &v, "an edge")) return -1;
             if (r->cur_chunk == SIZE_MAX) return tk_bytes_fail(in, "an edge before a chunk");
             take_edge(r, (uint32_t)v);
-        } else if (op == OP_STRETCH) {
-            if (replay_stretch(r, in)) return -1;
+        } else if (op == OP_STRETCH || op == OP_FLAT) {
+            if (replay_stretch(r, in, op == OP_FLAT)) return -1;
         } else if (op == OP_ERROR) {
             if (replay_error(r, in)) return -1;
         } else if (op == OP_DECODE_ERROR) {
