@@ -14,107 +14,10 @@
 #include <string.h>
 
 #include "tk_test.h"
+#include "tk_test_dcfg_trace_gen.h"
 #include "tracekit/tracekit.h"
 
 static const char gen11_dcfg[] = "tests/data/dcfg_trace/pass/gen11.dcfg.json";
-
-typedef struct rng {
-    uint64_t s;
-} rng;
-
-static uint64_t next(rng *r)
-{
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* A thread's edges: a walk over process p's edges (from the target of the last one when it
- * has out-edges, else from anywhere; one step in `jump` from anywhere). */
-static void walk(const tk_cfg *cfg, const tk_cfg_process *p, rng *r, uint32_t *out, size_t n,
-                 unsigned jump)
-{
-    tk_cfg_process_info pi;
-    tk_cfg_process_get(cfg, p, &pi);
-    uint32_t at = UINT32_MAX;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t e = (uint32_t)(next(r) % pi.nedges);
-        if (at != UINT32_MAX && next(r) % jump) {
-            uint32_t from[64], k = 0;
-            for (uint32_t j = 0; j < pi.nedges && k < 64; j++) {
-                tk_cfg_edge_info ei;
-                tk_cfg_edge_get(cfg, p, j, &ei);
-                if (ei.src == at) from[k++] = j;
-            }
-            if (k) e = from[next(r) % k];
-        }
-        tk_cfg_edge_info ei;
-        tk_cfg_edge_get(cfg, p, e, &ei);
-        out[i] = ei.id;
-        at = ei.tgt;
-    }
-}
-
-/* Bytes or text in memory. */
-typedef struct buf {
-    char *p;
-    size_t len, cap;
-} buf;
-
-static int put(void *ctx, const void *data, size_t len)
-{
-    buf *b = ctx;
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        while (cap < b->len + len + 1) cap *= 2;
-        char *q = realloc(b->p, cap);
-        if (!q) return -1;
-        b->p = q;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, data, len);
-    b->len += len;
-    b->p[b->len] = 0;
-    return 0;
-}
-
-/* A trace of nthreads threads of process 77 (thread k: lens[k] edges), chunks of at most
- * chunk_edges edges. */
-static tk_dcfg_trace *make_trace(const tk_cfg *cfg, uint64_t seed, size_t nthreads,
-                                 const size_t *lens, uint64_t chunk_edges, unsigned jump)
-{
-    const tk_cfg_process *p = tk_cfg_process_at(cfg, tk_cfg_find_process(cfg, 77));
-    uint32_t *edges[8];
-    for (size_t k = 0; k < nthreads; k++) {
-        rng r = {seed * 131 + k};
-        edges[k] = malloc((lens[k] ? lens[k] : 1) * sizeof **edges);
-        walk(cfg, p, &r, edges[k], lens[k], jump);
-    }
-    tk_dcfg_trace_encode_options o = TK_DCFG_TRACE_ENCODE_OPTIONS_INIT;
-    o.cfg = cfg;
-    o.chunk_edges = chunk_edges;
-    o.level = (int)(seed % 9) + 1;
-    tk_dcfg_trace_encoder *e;
-    buf b = {NULL, 0, 0};
-    tk_writer w = {put, &b};
-    tk_error err;
-    tk_error_clear(&err);
-    TK_CHECK(tk_dcfg_trace_encoder_open(&e, &o, &err) == TK_OK);
-    for (size_t k = 0; k < nthreads; k++)
-        if (lens[k])
-            TK_CHECK(tk_dcfg_trace_encoder_observe(e, 77, k, edges[k], lens[k], &err) == 0);
-    TK_CHECK(tk_dcfg_trace_encoder_start(e, &w, &err) == TK_OK);
-    for (size_t k = 0; k < nthreads; k++)
-        if (lens[k]) TK_CHECK(tk_dcfg_trace_encoder_encode(e, 77, k, edges[k], lens[k], &err) == 0);
-    TK_CHECK(tk_dcfg_trace_encoder_finish(e, &err) == TK_OK);
-    tk_dcfg_trace_encoder_free(e);
-    for (size_t k = 0; k < nthreads; k++) free(edges[k]);
-    tk_dcfg_trace *t = NULL;
-    TK_CHECK(tk_dcfg_trace_open_memory(&t, b.p, b.len, "gen", NULL, &err) == TK_OK);
-    free(b.p);
-    return t;
-}
 
 /* tk_dcfg_trace_bbv_fn: every field of a slice as a line of text. */
 static int print_slice(void *ctx, const tk_dcfg_trace_bbv_slice *s)
@@ -165,12 +68,25 @@ static int same_bytes(const tk_dcfg_trace_bbv_part *a, const tk_dcfg_trace_bbv_p
     return same;
 }
 
+/* A copy of p, through its bytes. */
+static tk_dcfg_trace_bbv_part *copy_of(const tk_dcfg_trace_bbv_part *p)
+{
+    uint8_t *d = NULL;
+    size_t n = 0;
+    tk_dcfg_trace_bbv_part *q = NULL;
+    TK_CHECK(tk_dcfg_trace_bbv_part_serialize(p, &d, &n, NULL) == TK_OK);
+    TK_CHECK(tk_dcfg_trace_bbv_part_deserialize(&q, d, n, NULL) == TK_OK);
+    tk_free(d);
+    return q;
+}
+
 /* Thread th cut at cuts[0..ncuts) (global chunk indexes, ascending, within its chunks) made in
- * the three passes and its slices printed to out; right: the merges grouped from the right.
- * Returns the status, *err the first range's error. */
+ * the three passes, its parts merged grouped from the left and (copies of them) from the
+ * right, and the slices of each printed to out[0] and out[1]. Returns the status, *err the
+ * first range's error. */
 static tk_status split_thread(const tk_dcfg_trace *t, const tk_cfg *cfg,
                               const tk_dcfg_trace_bbv_options *o, size_t th, const size_t *cuts,
-                              size_t ncuts, int right, buf *out, tk_error *err)
+                              size_t ncuts, buf out[2], tk_error *err)
 {
     tk_dcfg_trace_thread_info ti;
     tk_dcfg_trace_thread(t, th, &ti);
@@ -189,56 +105,65 @@ static tk_status split_thread(const tk_dcfg_trace *t, const tk_cfg *cfg,
         if (st == TK_OK) st = tk_dcfg_trace_bbv_blocks_walk(blocks[k], &at, err);
     }
     /* pass 3: the parts of the blocks (the same bytes as decoding again), read back */
-    tk_dcfg_trace_bbv_part *parts[8];
+    tk_dcfg_trace_bbv_part *parts[2][8];
     for (size_t k = 0; k < nr; k++) {
-        parts[k] = NULL;
+        parts[0][k] = parts[1][k] = NULL;
         tk_dcfg_trace_bbv_part *again = NULL;
-        if (st == TK_OK) st = tk_dcfg_trace_bbv_blocks_part(&parts[k], blocks[k], open[k], err);
+        if (st == TK_OK) st = tk_dcfg_trace_bbv_blocks_part(&parts[0][k], blocks[k], open[k], err);
         if (st == TK_OK)
             TK_CHECK(tk_dcfg_trace_bbv_part_open(&again, t, cfg, o, th, bounds[k], bounds[k + 1],
                                                  open[k], NULL) == TK_OK);
-        if (parts[k] && again) TK_CHECK(same_bytes(parts[k], again));
+        if (parts[0][k] && again) TK_CHECK(same_bytes(parts[0][k], again));
         tk_dcfg_trace_bbv_part_free(again);
-        if (parts[k]) parts[k] = round_trip(parts[k]);
+        if (parts[0][k]) parts[0][k] = round_trip(parts[0][k]);
+        if (parts[0][k]) parts[1][k] = copy_of(parts[0][k]);
     }
     for (size_t k = 0; k < nr; k++) tk_dcfg_trace_bbv_blocks_free(blocks[k]);
-    for (size_t k = 1; k < nr && st == TK_OK; k++) {
-        size_t into = right ? nr - 1 - k : 0, later = right ? nr - k : k;
-        TK_CHECK(tk_dcfg_trace_bbv_part_merge(parts[into], parts[later], err) == TK_OK);
-        if (right) {
-            tk_dcfg_trace_bbv_part_free(parts[later]);
-            parts[later] = NULL;
+    for (int right = 0; right < 2; right++) {
+        tk_dcfg_trace_bbv_part **pr = parts[right];
+        for (size_t k = 1; k < nr && st == TK_OK; k++) {
+            size_t into = right ? nr - 1 - k : 0, later = right ? nr - k : k;
+            TK_CHECK(tk_dcfg_trace_bbv_part_merge(pr[into], pr[later], err) == TK_OK);
+            if (right) {
+                tk_dcfg_trace_bbv_part_free(pr[later]);
+                pr[later] = NULL;
+            }
         }
+        tk_error e2;
+        tk_error_clear(&e2);
+        if (st == TK_OK)
+            st = tk_dcfg_trace_bbv_part_slices(pr[0], t, cfg, th, print_slice, &out[right],
+                                               right ? &e2 : err);
+        for (size_t k = 0; k < nr; k++) tk_dcfg_trace_bbv_part_free(pr[k]);
     }
-    if (st == TK_OK)
-        st = tk_dcfg_trace_bbv_part_slices(parts[0], t, cfg, th, print_slice, out, err);
-    for (size_t k = 0; k < nr; k++) tk_dcfg_trace_bbv_part_free(parts[k]);
     return st;
 }
 
-/* The threads' slices with thread th cut as cuts says (the others whole), compared with
- * the serial ones (want, wst, werr: up to the thread that fails). */
+/* The threads' slices with thread th cut as cuts says (the others whole), both groupings of
+ * the merges, compared with the serial ones (want, wst, werr: up to the thread that fails). */
 static void check_cut(const tk_dcfg_trace *t, const tk_cfg *cfg, const tk_dcfg_trace_bbv_options *o,
                       size_t th, const size_t *cuts, size_t ncuts, const char *want, tk_status wst,
                       const tk_error *werr)
 {
+    buf got[2] = {{NULL, 0, 0}, {NULL, 0, 0}};
+    put(&got[0], "", 0);
+    put(&got[1], "", 0);
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = TK_OK;
+    for (size_t k = 0; k < tk_dcfg_trace_thread_count(t) && st == TK_OK; k++)
+        st = split_thread(t, cfg, o, k, k == th ? cuts : NULL, k == th ? ncuts : 0, got, &err);
     for (int right = 0; right < 2; right++) {
-        buf got = {NULL, 0, 0};
-        put(&got, "", 0);
-        tk_error err;
-        tk_error_clear(&err);
-        tk_status st = TK_OK;
-        for (size_t k = 0; k < tk_dcfg_trace_thread_count(t) && st == TK_OK; k++)
-            st = split_thread(t, cfg, o, k, k == th ? cuts : NULL, k == th ? ncuts : 0, right, &got,
-                              &err);
-        int same = wst == TK_OK ? st == TK_OK && strcmp(got.p, want) == 0
+        int same = wst == TK_OK ? st == TK_OK && strcmp(got[right].p, want) == 0
                                 : st != TK_OK && strcmp(err.message, werr->message) == 0 &&
-                                      strncmp(got.p, want, got.len) == 0;
+                                      strncmp(got[right].p, want, got[right].len) == 0;
         if (!TK_CHECK(same))
-            fprintf(stderr, "  interval %llu%s -j %u, thread %zu cut %zu times (%zu...): %s / %s\n",
+            fprintf(stderr,
+                    "  interval %llu%s -j %u, thread %zu cut %zu times (%zu...)%s: %s / %s\n",
                     (unsigned long long)o->interval, o->loop_boundaries ? " loops" : "", o->threads,
-                    th, ncuts, ncuts ? cuts[0] : 0, err.message, werr->message);
-        free(got.p);
+                    th, ncuts, ncuts ? cuts[0] : 0, right ? ", merged from the right" : "",
+                    err.message, werr->message);
+        free(got[right].p);
     }
 }
 
@@ -252,6 +177,10 @@ static void check_cuts(const tk_dcfg_trace *t, const tk_cfg *cfg,
     tk_error werr;
     tk_error_clear(&werr);
     tk_status wst = tk_dcfg_trace_bbv(t, cfg, o, print_slice, &want, &werr);
+    /* the pairs and the random cuts on one thread: -j N decodes each range as -j 1 does (the
+     * single cuts check it), and every range's threads cost more than the rest of the test */
+    tk_dcfg_trace_bbv_options o1 = *o;
+    o1.threads = 1;
     rng r = {seed};
     for (size_t th = 0; th < tk_dcfg_trace_thread_count(t); th++) {
         tk_dcfg_trace_thread_info ti;
@@ -262,7 +191,7 @@ static void check_cuts(const tk_dcfg_trace *t, const tk_cfg *cfg,
             check_cut(t, cfg, o, th, cuts, 1, want.p, wst, &werr);
             for (size_t b = a; ti.nchunks <= 8 && b <= hi; b++) {
                 cuts[1] = b;
-                check_cut(t, cfg, o, th, cuts, 2, want.p, wst, &werr);
+                check_cut(t, cfg, &o1, th, cuts, 2, want.p, wst, &werr);
             }
         }
         for (int k = 0; k < 8; k++) {
@@ -274,7 +203,7 @@ static void check_cuts(const tk_dcfg_trace *t, const tk_cfg *cfg,
                     cuts[j] = cuts[j - 1];
                     cuts[j - 1] = x;
                 }
-            check_cut(t, cfg, o, th, cuts, n, want.p, wst, &werr);
+            check_cut(t, cfg, &o1, th, cuts, n, want.p, wst, &werr);
         }
     }
     free(want.p);

@@ -590,8 +590,10 @@ tk_status tk_dcfg_trace_decode(const tk_dcfg_trace *t, const tk_dcfg_trace_decod
     size_t *chunks = NULL, nsel = 0;
     if ((st = select_chunks(t, &opt, &chunks, &nsel, err)) != TK_OK) return st;
     tk_threadpool *pool = NULL;
-    if (opt.threads > 1 && nsel > 1 &&
-        (st = tk_threadpool_create(&pool, opt.threads, err)) != TK_OK) {
+    /* no more threads than chunks: a range of a few chunks (a rank's share of a short
+     * thread) starts no thread it cannot use */
+    unsigned nthreads = opt.threads < nsel ? opt.threads : (unsigned)nsel;
+    if (nthreads > 1 && (st = tk_threadpool_create(&pool, nthreads, err)) != TK_OK) {
         tk_free(chunks);
         return st;
     }
