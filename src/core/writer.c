@@ -54,6 +54,7 @@ static int cookie_close(void *c)
 tk_status tk_wstream_open(tk_wstream *s, const tk_writer *w, tk_error *err)
 {
     s->f = NULL;
+    s->buf = NULL;
     if (!w || !w->write) return tk_error_set(err, TK_ERR_ARG, "no writer");
     s->w = *w;
     cookie *k = tk_malloc(sizeof *k);
@@ -87,11 +88,16 @@ tk_status tk_wstream_close(tk_wstream *s, tk_status st, tk_error *err)
 tk_status tk_wstream_open(tk_wstream *s, const tk_writer *w, tk_error *err)
 {
     s->f = NULL;
+    s->buf = NULL;
     if (!w || !w->write) return tk_error_set(err, TK_ERR_ARG, "no writer");
     s->w = *w;
     s->f = tmpfile();
     if (!s->f)
         return tk_error_set(err, TK_ERR_IO, "cannot create a temporary file: %s", strerror(errno));
+    /* a buffer of the stream's size, not the C library's (musl's is 1 KiB: a write call a
+     * kilobyte; and musl keeps its own when given none) */
+    s->buf = tk_malloc(STREAM_BUFFER_SIZE);
+    if (s->buf) setvbuf(s->f, s->buf, _IOFBF, STREAM_BUFFER_SIZE);
     return TK_OK;
 }
 
@@ -118,6 +124,8 @@ tk_status tk_wstream_close(tk_wstream *s, tk_status st, tk_error *err)
     tk_free(buf);
     fclose(s->f);
     s->f = NULL;
+    tk_free(s->buf);
+    s->buf = NULL;
     return closed(bad, e, st, err);
 }
 #endif

@@ -18,6 +18,7 @@
 typedef struct tk_wstream {
     FILE *f; /* write here */
     tk_writer w; /* where the bytes go */
+    char *buf; /* f's buffer, when it is a temporary file (no fopencookie) */
 } tk_wstream;
 
 /* A tk_writer's callback that writes to the FILE *f given as its context:
